@@ -1,0 +1,388 @@
+"""The command line (SPEC §4): arguments in, one library call, text out, errors to exit codes.
+
+Every command runs inside `_guard`, the only place a RefereeError becomes a message on stderr and
+an exit code; nothing below it prints or exits.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import sys
+from enum import Enum
+from pathlib import Path
+from typing import Any, Callable, Optional
+
+import typer
+
+from referee import __version__
+from referee.errors import RefereeError, UsageError
+from referee.games import GAMES, Game
+
+app = typer.Typer(
+    name="referee",
+    help=(
+        "Referee for board and card games played by correspondence. The record file is the "
+        "game: `new` starts one, `move` checks and appends a move, `show` draws the board, "
+        "`validate` judges records. Games: " + ", ".join(GAMES) + " (see `referee games`)."
+    ),
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+    context_settings={"help_option_names": ["-h", "--help"]},
+)
+
+
+class Format(str, Enum):
+    text = "text"
+    svg = "svg"
+
+
+class Paper(str, Enum):
+    a4 = "a4"
+    letter = "letter"
+
+
+def _guard(command: Callable[..., Any]) -> Callable[..., Any]:
+    @functools.wraps(command)
+    def run(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return command(*args, **kwargs)
+        except RefereeError as exc:
+            typer.echo(f"error: {exc}", err=True)
+            raise typer.Exit(exc.exit_code) from None
+
+    return run
+
+
+# -- helpers ---------------------------------------------------------------------------------
+
+
+def _game(name: str) -> Game:
+    game = GAMES.get(name.strip().lower())
+    if game is None:
+        raise UsageError(f"unknown game {name!r}; the games are: {', '.join(GAMES)}")
+    return game
+
+
+def _options(game: Game, pairs: list[str] | None) -> dict[str, Any]:
+    known = {o.name: o for o in game.options}
+    given: dict[str, Any] = {}
+    for pair in pairs or []:
+        key, sep, value = pair.partition("=")
+        key = key.strip()
+        if not sep:
+            raise UsageError(f"-O takes key=value, e.g. -O size=5, not {pair!r}")
+        if key not in known:
+            raise UsageError(f"{game.id} has no option {key!r} (options: {', '.join(known) or 'none'})")
+        try:
+            given[key] = known[key].from_text(value)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+    try:
+        return game.resolve_options(given)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _load(file: Path):
+    from referee.record import read_record
+    from referee.replay import replay
+
+    return replay(read_record(file))
+
+
+def _write_output(path: Path | None, text: str, force: bool) -> None:
+    from referee.record import write_atomic
+
+    if path is None:
+        typer.echo(text, nl=not text.endswith("\n"))
+    else:
+        write_atomic(path, text, force=force)
+
+
+def _refuse_existing(path: Path | None, force: bool) -> None:
+    """Check an output before any work, so a refused run changes nothing at all."""
+    if path is not None and path.exists() and not force:
+        raise UsageError(f"{path}: already exists (use --force to replace it)")
+
+
+def _status_json(play) -> dict[str, Any]:
+    from referee.render.diagram import result_sentence
+
+    outcome = play.outcome()
+    return {
+        "game": play.game.id,
+        "ply": play.plies,
+        "to_move": play.to_move(),
+        "over": outcome is not None,
+        "winners": list(outcome.winners) if outcome else [],
+        "result": result_sentence(play),
+        "score": play.game.score(play.state),
+        "options": play.options,
+        "players": {str(s): play.record.player_name(s) for s in play.record.players},
+    }
+
+
+# -- commands --------------------------------------------------------------------------------
+
+
+@app.command("games")
+@_guard
+def games_command(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
+    """List the games, their seats and options with defaults."""
+    if as_json:
+        listing = [
+            {
+                "id": g.id, "name": g.name, "credit": g.credit, "seats": list(g.seats),
+                "options": {o.name: o.default for o in g.options}, "notation": g.notation,
+            }
+            for g in GAMES.values()
+        ]
+        typer.echo(json.dumps(listing, indent=2))
+        return
+    for g in GAMES.values():
+        seats = f"{g.seats[0]}" if g.seats[0] == g.seats[1] else f"{g.seats[0]}–{g.seats[1]}"
+        typer.echo(f"{g.id:<10} {g.name} ({g.credit}), {seats} seats")
+        for option in g.options:
+            typer.echo(f"{'':<12}-O {option.describe()}: {option.help}")
+        typer.echo(f"{'':<12}moves: {g.notation}")
+
+
+@app.command("new")
+@_guard
+def new_command(
+    game_name: str = typer.Argument(..., metavar="GAME", help="Game id, e.g. odd."),
+    output: Path = typer.Option(..., "-o", "--output", help="The record file to write."),
+    option: Optional[list[str]] = typer.Option(None, "-O", "--option", help="Game option key=value, e.g. -O size=6."),
+    player: Optional[list[str]] = typer.Option(None, "--player", help="SEAT=NAME, e.g. --player '1=Ann <ann@example.org>'."),
+    force: bool = typer.Option(False, "--force", help="Replace FILE if it exists."),
+) -> None:
+    """Start a game: write a new record and print the empty board.
+
+    Example: referee new odd -o game.toml -O size=6 --player 1=Ann --player 2=Bo
+    """
+    from referee.record import Record, write_atomic
+    from referee.render.diagram import text_diagram
+    from referee.replay import start
+
+    game = _game(game_name)
+    options = _options(game, option)
+    players: dict[int, dict[str, str]] = {}
+    for item in player or []:
+        seat_text, sep, name = item.partition("=")
+        if not sep or not seat_text.strip().isdigit() or not name.strip():
+            raise UsageError(f"--player takes SEAT=NAME, e.g. --player 1=Ann, not {item!r}")
+        seat = int(seat_text)
+        if not 1 <= seat <= game.seats[1]:
+            raise UsageError(f"{game.name} has seats 1–{game.seats[1]}, not {seat}")
+        players[seat] = {"name": name.strip()}
+    _refuse_existing(output, force)
+    record = Record(game.id, options, players, path=str(output))
+    write_atomic(output, record.to_toml(), force=True)
+    typer.echo(text_diagram(start(record)), nl=False)
+
+
+@app.command("move")
+@_guard
+def move_command(
+    file: Path = typer.Argument(..., help="The record file."),
+    move: str = typer.Argument(..., help="The move, in the game's notation (see `referee games`)."),
+    seat: Optional[int] = typer.Option(None, "--as", help="Refuse the move unless SEAT is to move."),
+    comment: Optional[str] = typer.Option(None, "--comment", help="A comment stored with the move."),
+    svg: Optional[Path] = typer.Option(None, "--svg", help="Also write the new diagram as SVG to OUT."),
+    force: bool = typer.Option(False, "--force", help="Replace the --svg file if it exists."),
+) -> None:
+    """Check MOVE against the rules, append it to FILE and print the new board.
+
+    A refused move leaves FILE byte-for-byte unchanged. Passes of a seat that cannot act are
+    appended for it. Example: referee move game.toml "b e5" --as 1
+    """
+    from referee.errors import IllegalMoveError
+    from referee.record import Entry, now, write_atomic
+    from referee.render.diagram import result_sentence, svg_diagram, text_diagram
+
+    _refuse_existing(svg, force)
+    play = _load(file)
+    ply = play.plies + 1
+    where = {"file": str(file), "ply": ply, "move": move.strip()}
+    try:
+        if play.outcome() is not None:
+            raise IllegalMoveError(f"the game is over ({result_sentence(play)})")
+        if seat is not None and seat != play.to_move():
+            raise IllegalMoveError(f"seat {seat} is not to move: seat {play.to_move()} is")
+        played = play.push(move)
+    except RefereeError as exc:
+        raise exc.located(**where)
+    passes = play.push_forced_passes()
+    record = play.record
+    stamp = now()
+    # Every entry is rewritten in canonical form (SPEC §3), whatever spelling was typed.
+    for entry, canonical in zip(record.moves, play.played):
+        entry.move = str(canonical)
+    record.moves.append(Entry(str(played), stamp, comment))
+    record.moves.extend(Entry(str(p), stamp) for p in passes)
+    outcome = play.outcome()
+    if outcome is not None:
+        record.result = {"winners": list(outcome.winners), "reason": outcome.reason}
+    write_atomic(file, record.to_toml())
+    typer.echo(text_diagram(play), nl=False)
+    for p, mover in zip(passes, play.movers[-len(passes):] if passes else []):
+        typer.echo(f"Seat {mover} cannot act and passes (R-G3).")
+    if svg is not None:
+        write_atomic(svg, svg_diagram(play))
+
+
+@app.command("validate")
+@_guard
+def validate_command(
+    files: list[Path] = typer.Argument(..., help="Record files to check."),
+    as_json: bool = typer.Option(False, "--json", help="Print a JSON list, one object per file."),
+) -> None:
+    """Replay and check every record; exit 0 only if all are valid (2 if a file is missing)."""
+    from referee.record import read_record
+    from referee.render.diagram import result_sentence
+    from referee.replay import replay
+
+    reports, worst = [], 0
+    for file in files:
+        report: dict[str, Any] = {"file": str(file), "valid": True, "plies": 0, "error": None}
+        try:
+            record = read_record(file)
+            report["plies"] = len(record.moves)
+            play = replay(record)
+            summary = result_sentence(play)
+        except RefereeError as exc:
+            report["valid"] = False
+            if exc.ply is not None:
+                report["plies"] = exc.ply - 1
+            report["error"] = {"ply": exc.ply, "move": exc.move, "message": exc.reason}
+            if exc.action is not None:
+                report["error"]["action"] = exc.action
+            worst = max(worst, exc.exit_code)
+            if not as_json:
+                typer.echo(f"INVALID {exc}")
+        else:
+            if not as_json:
+                typer.echo(f"valid   {file}: {play.plies} plies; {summary}")
+        reports.append(report)
+    if as_json:
+        typer.echo(json.dumps(reports, indent=2))
+    elif len(files) > 1:
+        good = sum(r["valid"] for r in reports)
+        typer.echo(f"{good} of {len(files)} records valid")
+    if worst:
+        raise typer.Exit(worst)
+
+
+@app.command("status")
+@_guard
+def status_command(
+    file: Path = typer.Argument(..., help="The record file."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON (SPEC §4)."),
+) -> None:
+    """Whose turn it is, the score, and the result once the game is over."""
+    play = _load(file)
+    status = _status_json(play)
+    if as_json:
+        typer.echo(json.dumps(status, indent=2))
+        return
+    from referee.render.diagram import header
+
+    head = header(play, play.plies)
+    typer.echo(head.title)
+    for line in head.players:
+        typer.echo(line)
+    typer.echo(f"Ply {play.plies}" + (f"; last move {play.last_move()}" if play.plies else ""))
+    for line in head.status:
+        typer.echo(line)
+    typer.echo(head.result)
+
+
+@app.command("moves")
+@_guard
+def moves_command(
+    file: Path = typer.Argument(..., help="The record file."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON (SPEC §4)."),
+    after: Optional[str] = typer.Option(None, "--after", help="Actions already chosen this turn (multi-action games)."),
+) -> None:
+    """List the legal moves of the seat to move, in canonical notation."""
+    play = _load(file)
+    if after is not None:
+        raise UsageError(f"--after is for games with several actions a turn; {play.game.name} has one")
+    to_move = play.to_move()
+    moves = [str(m) for m in play.game.legal_moves(play.state)] if to_move is not None else []
+    if as_json:
+        typer.echo(json.dumps({"to_move": to_move, "moves": moves}))
+        return
+    if to_move is None:
+        typer.echo("The game is over: no moves.")
+        return
+    typer.echo(f"Seat {to_move} has {len(moves)} legal moves:")
+    typer.echo(_wrap(moves))
+
+
+def _wrap(words: list[str], width: int = 78) -> str:
+    lines, line = [], ""
+    for word in words:
+        if line and len(line) + 2 + len(word) > width:
+            lines.append(line)
+            line = ""
+        line = f"{line}, {word}" if line else word
+    return "\n".join(lines + [line])
+
+
+@app.command("show")
+@_guard
+def show_command(
+    file: Path = typer.Argument(..., help="The record file."),
+    ply: Optional[int] = typer.Option(None, "--ply", help="Show the board after ply N (0 is the start; default the last)."),
+    fmt: Format = typer.Option(Format.text, "--format", help="text for a mail body, svg to attach."),
+    output: Optional[Path] = typer.Option(None, "-o", "--output", help="Write to OUT instead of printing."),
+    force: bool = typer.Option(False, "--force", help="Replace OUT if it exists."),
+) -> None:
+    """Draw the board after a ply, as text or SVG."""
+    from referee.render.diagram import svg_diagram, text_diagram
+
+    _refuse_existing(output, force)
+    play = _load(file)
+    if ply is not None and not 0 <= ply <= play.plies:
+        raise UsageError(f"{file}: --ply {ply} is beyond the record, which has plies 0–{play.plies}")
+    draw = svg_diagram if fmt is Format.svg else text_diagram
+    _write_output(output, draw(play, ply), force=True)
+
+
+@app.command("board")
+@_guard
+def board_command(
+    game_name: str = typer.Argument(..., metavar="GAME", help="Game id, e.g. odd."),
+    option: Optional[list[str]] = typer.Option(None, "-O", "--option", help="Game option key=value, e.g. -O size=8."),
+    paper: Paper = typer.Option(Paper.a4, "--paper", help="Sheet size."),
+    output: Optional[Path] = typer.Option(None, "-o", "--output", help="Write the SVG to OUT instead of printing it."),
+    force: bool = typer.Option(False, "--force", help="Replace OUT if it exists."),
+) -> None:
+    """A blank board to print, true to size (SVG in millimetres), with coordinates."""
+    from referee.render.paper import paper_board
+
+    game = _game(game_name)
+    options = _options(game, option)
+    _refuse_existing(output, force)
+    _write_output(output, paper_board(game, options, paper.value), force=True)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"referee {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: bool = typer.Option(False, "--version", callback=_version, is_eager=True, help="Print the version."),
+) -> None:
+    pass
+
+
+def main() -> None:
+    app()

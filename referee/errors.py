@@ -1,0 +1,69 @@
+"""One family of errors for everything a user can get wrong.
+
+Raised deep (a rules module knows only the reason), enriched on the way up (the replay adds the
+ply and the move, the record reader the file and the TOML line), printed once at the command
+boundary. `exit_code` follows SPEC §4: 1 for a rule violation or an invalid record, 2 when the
+command cannot run as asked.
+"""
+
+from __future__ import annotations
+
+
+class RefereeError(Exception):
+    exit_code = 1
+
+    def __init__(
+        self,
+        reason: str,
+        *,
+        file: str | None = None,
+        line: int | None = None,
+        ply: int | None = None,
+        move: str | None = None,
+        action: int | None = None,
+    ):
+        super().__init__(reason)
+        self.reason = reason
+        self.file = file
+        self.line = line
+        self.ply = ply
+        self.move = move
+        self.action = action
+
+    def located(self, **where) -> "RefereeError":
+        """Fill in whatever location the raiser could not know; keeps what it did know."""
+        for key, value in where.items():
+            if getattr(self, key) is None:
+                setattr(self, key, value)
+        return self
+
+    def __str__(self) -> str:
+        place = ""
+        if self.file is not None:
+            place = self.file + (f":{self.line}" if self.line is not None else "") + ": "
+        if self.ply is not None:
+            place += f"ply {self.ply}"
+            if self.move is not None:
+                place += f" ({self.move})"
+            if self.action is not None:
+                place += f", action {self.action}"
+            place += ": "
+        return place + self.reason
+
+
+class NotationError(RefereeError):
+    """The move text cannot be read: wrong form, unknown cell."""
+
+
+class IllegalMoveError(RefereeError):
+    """The move is well formed but the rules do not allow it here."""
+
+
+class RecordError(RefereeError):
+    """The record file itself is wrong: broken TOML, unknown keys, bad options, wrong result."""
+
+
+class UsageError(RefereeError):
+    """The command cannot run as asked: missing input, existing output, --ply out of range."""
+
+    exit_code = 2

@@ -1,0 +1,156 @@
+"""The one protocol every game follows, and the small value types it speaks in.
+
+A game object is stateless apart from its constants; positions are immutable values it creates
+and transforms. The referee only ever calls these hooks, in this order for a ply:
+`parse` (text → move, NotationError), then `apply` (move → new state, IllegalMoveError).
+Rules code does no I/O: no files, no printing, no clock.
+"""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from dataclasses import dataclass
+from typing import Any, ClassVar, Mapping
+
+from referee.picture import Picture
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """The end of a game: who won (empty for a draw or a lost solo game) and why, in words."""
+
+    winners: tuple[int, ...]
+    reason: str
+
+
+@dataclass(frozen=True)
+class Option:
+    """One `-O key=value` option: its default and the values it admits."""
+
+    name: str
+    default: int | str
+    help: str
+    minimum: int | None = None
+    maximum: int | None = None
+    choices: tuple[str, ...] = ()
+
+    def describe(self) -> str:
+        if self.choices:
+            return f"{self.name} = {self.default!r} ({' / '.join(self.choices)})"
+        return f"{self.name} = {self.default} ({self.minimum}–{self.maximum})"
+
+    def from_text(self, text: str) -> int | str:
+        """Convert a command-line value; raises ValueError with a message for the user."""
+        if isinstance(self.default, int):
+            try:
+                return int(text.strip())
+            except ValueError:
+                raise ValueError(f"option {self.name} takes a whole number, not {text!r}") from None
+        return text.strip()
+
+    def check(self, value: Any, minimum: int | None = None, maximum: int | None = None) -> int | str:
+        """Check a value's type and range; raises ValueError with a message for the user."""
+        lo = self.minimum if minimum is None else minimum
+        hi = self.maximum if maximum is None else maximum
+        if isinstance(self.default, int):
+            # bool is an int to Python but never a size to a player.
+            if not isinstance(value, int) or isinstance(value, bool):
+                raise ValueError(f"option {self.name} takes a whole number, not {value!r}")
+            if not lo <= value <= hi:
+                raise ValueError(f"option {self.name} must be {lo}–{hi}, not {value}")
+            return value
+        if not isinstance(value, str):
+            raise ValueError(f"option {self.name} takes a word, not {value!r}")
+        if self.choices and value.lower() not in self.choices:
+            raise ValueError(
+                f"option {self.name} must be one of {', '.join(self.choices)}, not {value!r}"
+            )
+        return value.lower() if self.choices else value
+
+
+class Move:
+    """A parsed move. `str(move)` is its canonical notation (SPEC §5)."""
+
+    def __str__(self) -> str:  # pragma: no cover - every move type overrides it
+        raise NotImplementedError
+
+
+@dataclass(frozen=True)
+class Pass(Move):
+    """The pass of a seat that cannot act (R-G3)."""
+
+    def __str__(self) -> str:
+        return "pass"
+
+
+class Game(ABC):
+    """A game's rules behind the referee's hooks. Subclasses set the class constants."""
+
+    id: ClassVar[str]
+    name: ClassVar[str]
+    credit: ClassVar[str]  # designer and year, as the rule text gives them
+    rules: ClassVar[str]  # the rule text's file name, for pointers in messages and the README
+    seats: ClassVar[tuple[int, int]] = (2, 2)  # fewest and most seats
+    options: ClassVar[tuple[Option, ...]] = ()
+    notation: ClassVar[str]  # one line that teaches the move form
+
+    # -- options -----------------------------------------------------------------------------
+
+    def resolve_options(self, given: Mapping[str, Any]) -> dict[str, Any]:
+        """Fill in defaults and check every value; raises ValueError naming the option."""
+        known = {o.name: o for o in self.options}
+        for key in given:
+            if key not in known:
+                names = ", ".join(known) or "none"
+                raise ValueError(f"{self.id} has no option {key!r} (options: {names})")
+        return {o.name: o.check(given[o.name]) if o.name in given else o.default for o in self.options}
+
+    # -- play --------------------------------------------------------------------------------
+
+    @abstractmethod
+    def start(self, options: Mapping[str, Any], setup: Mapping[str, Any]) -> Any:
+        """The position before the first ply."""
+
+    @abstractmethod
+    def parse(self, state: Any, text: str) -> Move:
+        """Read one record entry; raises NotationError."""
+
+    @abstractmethod
+    def apply(self, state: Any, move: Move) -> Any:
+        """The position after `move`; raises IllegalMoveError and leaves `state` as it was."""
+
+    @abstractmethod
+    def legal_moves(self, state: Any) -> list[Move]:
+        """Every legal entry for the seat to move, in board order."""
+
+    @abstractmethod
+    def to_move(self, state: Any) -> int | None:
+        """The seat that can act now, None once the game is over."""
+
+    def mover(self, state: Any, move: Move) -> int:
+        """The seat that makes `move` in `state` (a pass is made by a seat that cannot act)."""
+        return self.to_move(state)
+
+    def must_pass(self, state: Any) -> bool:
+        """True when the seat whose turn it is cannot act and must pass (R-G3)."""
+        return False
+
+    @abstractmethod
+    def outcome(self, state: Any) -> Outcome | None:
+        """How the game ended, or None while it goes on."""
+
+    @abstractmethod
+    def score(self, state: Any) -> dict[str, Any]:
+        """The `score` object of `status --json` (SPEC §4)."""
+
+    @abstractmethod
+    def status_lines(self, state: Any) -> list[str]:
+        """What a player wants to read under the diagram: counts, parity, reserves."""
+
+    @abstractmethod
+    def picture(self, state: Any, last: Move | None) -> Picture:
+        """The position as plain data for the diagrams."""
+
+    @abstractmethod
+    def blank_picture(self, options: Mapping[str, Any]) -> Picture:
+        """The empty board, for the printable sheet."""

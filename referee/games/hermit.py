@@ -1,0 +1,208 @@
+"""Hermit (Phil Leduc 2020): drop stones so that every group of your colour has 1, 3 or 5
+stones; most groups wins (R-HE1…R-HE5). Passing is never a choice (R-G3).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import cached_property
+from typing import Any, Mapping
+
+from referee.errors import IllegalMoveError, NotationError
+from referee.games.base import Game, Move, Option, Outcome, Pass
+from referee.geometry import HexHexGrid, SquareGrid
+from referee.geometry.grid import Grid
+from referee.picture import Picture, PieceKind
+
+ALLOWED_SIZES = (1, 3, 5)  # R-HE3
+KINDS = (PieceKind("b", "X", "seat 1"), PieceKind("w", "O", "seat 2"))
+SEAT_KIND = {1: "b", 2: "w"}
+SIZE_LIMITS = {"square": (7, 5, 9), "hex": (5, 3, 7)}  # default, smallest, largest (R-HE1)
+
+
+@dataclass(frozen=True)
+class Drop(Move):
+    cell: int
+    cell_name: str
+
+    def __str__(self) -> str:
+        return self.cell_name
+
+
+@dataclass(frozen=True)
+class HermitState:
+    grid: Grid
+    centre: int | None  # the cell the first stone may not take (R-HE2)
+    stones: tuple[int, ...]  # per cell: 0 empty, else the seat owning the stone
+    left: tuple[int, int]  # stones in hand, seats 1 and 2
+    turn: int = 1  # whose turn it is by alternation, before any pass
+    last_placer: int | None = None
+
+    @cached_property
+    def _groups(self) -> tuple[list[int], list[int]]:
+        """Each cell's group id (−1 when empty) and each group's size."""
+        label = [-1] * len(self.stones)
+        sizes = []
+        for gid, (_, cells) in enumerate(self.grid.components(self.stones)):
+            for c in cells:
+                label[c] = gid
+            sizes.append(len(cells))
+        return label, sizes
+
+    def size_after(self, seat: int, cell: int) -> int:
+        """The size of the seat's group holding a stone dropped on `cell` (R-HE3)."""
+        label, sizes = self._groups
+        joined = {label[nb] for nb in self.grid.neighbours[cell] if self.stones[nb] == seat}
+        return 1 + sum(sizes[g] for g in joined)
+
+    def why_not(self, seat: int, cell: int) -> str | None:
+        """Why `seat` may not drop on `cell`, or None when it may."""
+        name = self.grid.name(cell)
+        if self.stones[cell]:
+            return f"{name} is occupied"
+        if self.left[seat - 1] == 0:
+            return f"seat {seat} has no stones left (R-HE1)"
+        if self.last_placer is None and cell == self.centre:
+            return f"the first stone may not go on the centre {name} (R-HE2)"
+        size = self.size_after(seat, cell)
+        if size not in ALLOWED_SIZES:
+            return f"{name} would make a group of {size} (R-HE3: groups have 1, 3 or 5 stones)"
+        return None
+
+    def legal_cells(self, seat: int) -> list[int]:
+        return [c for c in self.grid if self.why_not(seat, c) is None]
+
+    @cached_property
+    def can_place(self) -> tuple[bool, bool]:
+        return tuple(any(self.why_not(s, c) is None for c in self.grid) for s in (1, 2))
+
+    def group_counts(self, seat: int) -> dict[str, int]:
+        mine = [
+            len(cells) for owner, cells in self.grid.components(self.stones) if owner == seat
+        ]
+        return {
+            "groups": len(mine),
+            "hermits": mine.count(1),
+            "threes": mine.count(3),
+            "fives": mine.count(5),
+        }
+
+
+class Hermit(Game):
+    id = "hermit"
+    name = "Hermit"
+    credit = "Phil Leduc 2020"
+    rules = "hermit-leduc.txt"
+    options = (
+        Option("board", "square", "the board: square (orthogonal) or hex (hex-hex)", choices=("square", "hex")),
+        Option("size", 7, "cells per side: square 5–9 (default 7), hex 3–7 (default 5)", 3, 9),
+        Option("stones", 30, "stones each seat owns", 1, 200),
+    )
+    notation = "<cell>: 'e5'; 'pass' only when you cannot place (passes are written for you)"
+
+    def resolve_options(self, given: Mapping[str, Any]) -> dict[str, Any]:
+        # The size's default and range depend on the board (R-HE1), so check it against that.
+        resolved = super().resolve_options({k: v for k, v in given.items() if k != "size"})
+        default, lo, hi = SIZE_LIMITS[resolved["board"]]
+        size_option = self.options[1]
+        resolved["size"] = size_option.check(given["size"], lo, hi) if "size" in given else default
+        return {"board": resolved["board"], "size": resolved["size"], "stones": resolved["stones"]}
+
+    def _grid(self, options: Mapping[str, Any]) -> Grid:
+        if options["board"] == "hex":
+            return HexHexGrid(options["size"])
+        return SquareGrid(options["size"])
+
+    def start(self, options: Mapping[str, Any], setup: Mapping[str, Any]) -> HermitState:
+        grid = self._grid(options)
+        return HermitState(
+            grid, grid.centre_cell, (0,) * len(grid), (options["stones"], options["stones"])
+        )
+
+    def parse(self, state: HermitState, text: str) -> Move:
+        word = text.strip().lower()
+        if word == "pass":
+            return Pass()
+        cell = state.grid.cell(word)
+        if cell is None:
+            raise NotationError(f"expected a cell of this board such as {state.grid.name(0)}, or 'pass'")
+        return Drop(cell, state.grid.name(cell))
+
+    def apply(self, state: HermitState, move: Move) -> HermitState:
+        seat = state.turn
+        if isinstance(move, Pass):
+            if state.can_place[seat - 1]:
+                raise IllegalMoveError(
+                    f"seat {seat} can place, so it may not pass (R-G3)"
+                )
+            return replace(state, turn=3 - seat)
+        if not isinstance(move, Drop):
+            raise IllegalMoveError(f"{move} is not a move in {self.name}")
+        if not state.can_place[seat - 1]:
+            seat = 3 - seat  # the pass of the seat that cannot place is implied (SPEC §5)
+        reason = state.why_not(seat, move.cell)
+        if reason:
+            raise IllegalMoveError(reason)
+        stones = list(state.stones)
+        stones[move.cell] = seat
+        left = list(state.left)
+        left[seat - 1] -= 1
+        return replace(
+            state, stones=tuple(stones), left=tuple(left), turn=3 - seat, last_placer=seat
+        )
+
+    def legal_moves(self, state: HermitState) -> list[Move]:
+        seat = self.to_move(state)
+        if seat is None:
+            return []
+        return [Drop(c, state.grid.name(c)) for c in state.legal_cells(seat)]
+
+    def to_move(self, state: HermitState) -> int | None:
+        if state.can_place[state.turn - 1]:
+            return state.turn
+        if state.can_place[2 - state.turn]:
+            return 3 - state.turn
+        return None
+
+    def mover(self, state: HermitState, move: Move) -> int:
+        return state.turn if isinstance(move, Pass) else self.to_move(state)
+
+    def must_pass(self, state: HermitState) -> bool:
+        return not state.can_place[state.turn - 1] and state.can_place[2 - state.turn]
+
+    def outcome(self, state: HermitState) -> Outcome | None:
+        if any(state.can_place):
+            return None
+        one, two = state.group_counts(1), state.group_counts(2)
+        # R-HE5: most groups, then most hermits, then most threes, then the last placer.
+        ties = []
+        for key, words in (("groups", "groups"), ("hermits", "hermits"), ("threes", "groups of 3")):
+            a, b = one[key], two[key]
+            if a != b:
+                winner = 1 if a > b else 2
+                return Outcome((winner,), "; ".join([*ties, f"{max(a, b)} {words} to {min(a, b)}"]))
+            ties.append(f"{a} {words} each")
+        last = state.last_placer
+        return Outcome((last,), "; ".join([*ties, f"seat {last} placed the last stone"]))
+
+    def score(self, state: HermitState) -> dict[str, Any]:
+        return {str(seat): state.group_counts(seat) for seat in (1, 2)}
+
+    def status_lines(self, state: HermitState) -> list[str]:
+        lines = []
+        for seat in (1, 2):
+            c = state.group_counts(seat)
+            lines.append(
+                f"Seat {seat} ({KINDS[seat - 1].glyph}): {c['groups']} groups: {c['hermits']} hermits, "
+                f"{c['threes']} threes, {c['fives']} fives; {state.left[seat - 1]} stones left"
+                + ("" if state.can_place[seat - 1] else "; cannot place")
+            )
+        return lines
+
+    def picture(self, state: HermitState, last: Move | None) -> Picture:
+        pieces = {c: SEAT_KIND[v] for c, v in enumerate(state.stones) if v}
+        marks = {last.cell} if isinstance(last, Drop) else set()
+        return Picture(state.grid, KINDS, pieces, marks)
+
+    def blank_picture(self, options: Mapping[str, Any]) -> Picture:
+        return Picture(self._grid(options), KINDS)

@@ -1,0 +1,135 @@
+"""Odd (Nick Bentley 2009) and Dustin (2007): place a stone of either colour; at the end the
+number of groups of at least `min_group` stones, both colours counted, decides (R-OD1…R-OD3).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+from functools import cached_property
+from typing import Any, Mapping
+
+from referee.errors import IllegalMoveError, NotationError
+from referee.games.base import Game, Move, Option, Outcome
+from referee.geometry import HexHexGrid
+from referee.picture import Picture, PieceKind
+
+EMPTY, BLACK, WHITE = 0, 1, 2
+COLOUR_LETTER = {BLACK: "b", WHITE: "w"}
+KINDS = (PieceKind("b", "X", "black"), PieceKind("w", "O", "white"))
+_MOVE = re.compile(r"\s*([bw])\s+(\S+)\s*", re.IGNORECASE)
+
+
+@dataclass(frozen=True)
+class Placement(Move):
+    colour: int
+    cell: int
+    cell_name: str
+
+    def __str__(self) -> str:
+        return f"{COLOUR_LETTER[self.colour]} {self.cell_name}"
+
+
+@dataclass(frozen=True)
+class OddState:
+    grid: HexHexGrid
+    min_group: int
+    stones: tuple[int, ...]  # per cell: EMPTY, BLACK or WHITE
+    placed: int = 0
+
+    @property
+    def turn(self) -> int:
+        return self.placed % 2 + 1
+
+    @property
+    def full(self) -> bool:
+        return self.placed == len(self.grid)
+
+    @cached_property
+    def counted_groups(self) -> int:
+        """Groups of both colours with at least `min_group` stones (R-OD2)."""
+        return sum(
+            1 for _, cells in self.grid.components(self.stones) if len(cells) >= self.min_group
+        )
+
+
+class Odd(Game):
+    id = "odd"
+    name = "Odd"
+    credit = "Nick Bentley 2009"
+    rules = "dustin-and-odd.txt"
+    options = (
+        Option("size", 5, "cells along each side of the hex-hex board", 3, 12),
+        Option("min_group", 5, "the smallest group that counts at the end", 2, 12),
+    )
+    notation = "<colour> <cell>, colour b or w: 'b e5', 'w a1'"
+
+    def start(self, options: Mapping[str, Any], setup: Mapping[str, Any]) -> OddState:
+        grid = HexHexGrid(options["size"])
+        return OddState(grid, options["min_group"], (EMPTY,) * len(grid))
+
+    def parse(self, state: OddState, text: str) -> Placement:
+        match = _MOVE.fullmatch(text)
+        if not match:
+            raise NotationError(f"expected '<colour> <cell>' with colour b or w, e.g. 'b e5'")
+        cell = state.grid.cell(match[2])
+        if cell is None:
+            raise NotationError(f"{match[2]!r} is not a cell of this board")
+        colour = BLACK if match[1].lower() == "b" else WHITE
+        return Placement(colour, cell, state.grid.name(cell))
+
+    def apply(self, state: OddState, move: Move) -> OddState:
+        if not isinstance(move, Placement):
+            raise IllegalMoveError(f"{move} is not a move in {self.name}")
+        if state.stones[move.cell] != EMPTY:
+            raise IllegalMoveError(f"{move.cell_name} is occupied")
+        stones = list(state.stones)
+        stones[move.cell] = move.colour
+        return replace(state, stones=tuple(stones), placed=state.placed + 1)
+
+    def legal_moves(self, state: OddState) -> list[Move]:
+        empty = [c for c in state.grid if state.stones[c] == EMPTY]
+        return [Placement(colour, c, state.grid.name(c)) for colour in (BLACK, WHITE) for c in empty]
+
+    def to_move(self, state: OddState) -> int | None:
+        return None if state.full else state.turn
+
+    def outcome(self, state: OddState) -> Outcome | None:
+        if not state.full:
+            return None
+        n = state.counted_groups
+        winner = 1 if n % 2 else 2
+        return Outcome((winner,), f"{n} groups of {state.min_group} or more: {_parity(n)}")
+
+    def score(self, state: OddState) -> dict[str, Any]:
+        n = state.counted_groups
+        return {"groups": n, "parity": _parity(n)}
+
+    def status_lines(self, state: OddState) -> list[str]:
+        n = state.counted_groups
+        # R-OD3: the count and its parity after every ply, as players would announce it.
+        leader = 1 if n % 2 else 2
+        return [
+            f"Groups of {state.min_group} or more: {n} ({_parity(n)}; seat {leader} wins if the board fills like this)",
+            f"Empty cells: {len(state.grid) - state.placed}",
+        ]
+
+    def picture(self, state: OddState, last: Move | None) -> Picture:
+        pieces = {c: COLOUR_LETTER[v] for c, v in enumerate(state.stones) if v}
+        marks = {last.cell} if isinstance(last, Placement) else set()
+        return Picture(state.grid, KINDS, pieces, marks)
+
+    def blank_picture(self, options: Mapping[str, Any]) -> Picture:
+        return Picture(HexHexGrid(options["size"]), KINDS)
+
+
+class Dustin(Odd):
+    """The same game as Odd under its earlier name (R-OD1)."""
+
+    id = "dustin"
+    name = "Dustin"
+    credit = "Nick Bentley 2007"
+
+
+def _parity(n: int) -> str:
+    return "odd" if n % 2 else "even"

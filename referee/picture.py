@@ -1,0 +1,33 @@
+"""Plain data that describes what a diagram shows; games fill it in, renderers draw it.
+
+Keeping this free of any drawing code lets the rules say *what* is on the board (a stone, a last
+move) and lets the text and SVG renderers decide *how* it looks.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from referee.geometry.grid import Grid
+
+
+@dataclass(frozen=True)
+class PieceKind:
+    """A kind of piece: its glyph in text diagrams, its CSS class in SVG, its name in legends."""
+
+    key: str
+    glyph: str
+    label: str
+
+
+@dataclass
+class Picture:
+    """A grid board with pieces on it.
+
+    `pieces` maps a cell to a PieceKind key; `marks` are the cells of the last move.
+    """
+
+    grid: Grid
+    kinds: tuple[PieceKind, ...]
+    pieces: dict[int, str] = field(default_factory=dict)
+    marks: set[int] = field(default_factory=set)

@@ -1,0 +1,357 @@
+"""The TOML record (SPEC §3): read it strictly, write it canonically, replace it atomically.
+
+tomllib does not report where a value stood, so the few line numbers a player needs (each move,
+the [result] table) are found by a light scan of the text beside the real parse.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import re
+import tempfile
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import tomli_w
+
+from referee.errors import RecordError, UsageError
+
+FORMAT = 1
+TOP_KEYS = ("format", "game", "options", "players", "setup", "moves", "pending", "result")
+ENTRY_KEYS = ("move", "at", "comment", "digest", "signature")
+PENDING_KEYS = ("if", "then")
+RESULT_KEYS = ("winners", "reason")
+PLAYER_KEYS = ("name", "key")
+
+
+@dataclass
+class Entry:
+    """One ply as recorded. `line` is the TOML line of its move, for messages only."""
+
+    move: str
+    at: dt.datetime | None = None
+    comment: str | None = None
+    digest: str | None = None
+    signature: str | None = None
+    line: int | None = None
+
+    def to_toml(self) -> str:
+        lines = [tomli_w.dumps({"move": self.move})]
+        if self.at is not None:
+            lines.append(f"at = {_datetime(self.at)}\n")
+        for key in ("comment", "digest", "signature"):
+            value = getattr(self, key)
+            if value is not None:
+                lines.append(tomli_w.dumps({key: value}))
+        return "".join(lines)
+
+
+def _datetime(at: dt.datetime) -> str:
+    """A TOML date-time in the RFC 3339 form players know: 2026-11-22T14:01:00Z."""
+    text = at.isoformat()
+    return text[:-6] + "Z" if text.endswith("+00:00") else text
+
+
+@dataclass
+class Record:
+    game: str
+    options: dict[str, Any] = field(default_factory=dict)
+    players: dict[int, dict[str, str]] = field(default_factory=dict)
+    setup: dict[str, Any] = field(default_factory=dict)
+    moves: list[Entry] = field(default_factory=list)
+    pending: list[dict[str, str]] = field(default_factory=list)
+    result: dict[str, Any] | None = None
+    path: str | None = None  # where it was read from, for messages
+    result_line: int | None = None
+
+    def player_name(self, seat: int) -> str | None:
+        player = self.players.get(seat)
+        return player.get("name") if player else None
+
+    def to_toml(self) -> str:
+        """The record as the referee writes it: header, [options], [players], [setup], one
+        [[moves]] table per ply, [[pending]], [result]. tomli-w would inline short tables, so
+        the arrays of tables get their headers here."""
+        parts = [tomli_w.dumps({"format": FORMAT, "game": self.game})]
+        if self.options:
+            parts.append(tomli_w.dumps({"options": self.options}))
+        if self.players:
+            # A player with only a name is written in the short form `1 = "Ann"`.
+            players = {
+                str(seat): p["name"] if set(p) == {"name"} else p
+                for seat, p in sorted(self.players.items())
+            }
+            parts.append(tomli_w.dumps({"players": players}))
+        if self.setup:
+            parts.append(tomli_w.dumps({"setup": self.setup}))
+        for entry in self.moves:
+            parts.append("[[moves]]\n" + entry.to_toml())
+        for pending in self.pending:
+            parts.append("[[pending]]\n" + tomli_w.dumps(pending))
+        if self.result is not None:
+            parts.append(tomli_w.dumps({"result": self.result}))
+        return "\n".join(parts)
+
+
+# -- reading ---------------------------------------------------------------------------------
+
+
+def read_record(path: str | os.PathLike[str]) -> Record:
+    """Read and check the shape of a record file. The rules are checked later, by the replay."""
+    name = str(path)
+    try:
+        data = Path(path).read_bytes()
+    except FileNotFoundError:
+        raise UsageError(f"{name}: no such file") from None
+    except IsADirectoryError:
+        raise UsageError(f"{name}: is a directory, not a record") from None
+    except OSError as exc:
+        raise UsageError(f"{name}: cannot read: {exc.strerror}") from None
+    return parse_record(data, name)
+
+
+def parse_record(data: bytes, name: str = "<record>") -> Record:
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RecordError(f"not UTF-8 text (byte {exc.start})", file=name) from None
+    try:
+        doc = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        line = _decode_error_line(str(exc))
+        reason = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc)) or "broken TOML"
+        raise RecordError(f"broken TOML: {reason}", file=name, line=line) from None
+    return _build(doc, text, name)
+
+
+def _decode_error_line(message: str) -> int | None:
+    match = re.search(r"at line (\d+)", message)
+    return int(match[1]) if match else None
+
+
+def _fail(reason: str, name: str, line: int | None = None) -> RecordError:
+    return RecordError(reason, file=name, line=line)
+
+
+def _check_keys(table: dict[str, Any], allowed: tuple[str, ...], where: str, name: str) -> None:
+    unknown = [k for k in table if k not in allowed]
+    if unknown:
+        raise _fail(
+            f"unknown key {unknown[0]!r} in {where} (allowed: {', '.join(allowed)})", name
+        )
+
+
+def _build(doc: dict[str, Any], text: str, name: str) -> Record:
+    _check_keys(doc, TOP_KEYS, "the record", name)
+    if "format" in doc and (doc["format"] != FORMAT or isinstance(doc["format"], bool)):
+        raise _fail(f"format {doc['format']!r} is not supported (this referee reads format {FORMAT})", name)
+    game = doc.get("game")
+    if not isinstance(game, str):
+        raise _fail("the record must name its game, e.g. game = \"odd\"", name)
+    options = _table(doc, "options", name)
+    setup = _table(doc, "setup", name)
+    players = _players(_table(doc, "players", name), name)
+    moves = _moves(doc.get("moves", []), text, name)
+    pending = _pending(doc.get("pending", []), name)
+    result = doc.get("result")
+    if result is not None:
+        if not isinstance(result, dict):
+            raise _fail("result must be a table [result]", name)
+        _check_keys(result, RESULT_KEYS, "[result]", name)
+        winners = result.get("winners")
+        if not isinstance(winners, list) or not all(
+            isinstance(w, int) and not isinstance(w, bool) for w in winners
+        ):
+            raise _fail("[result] winners must be a list of seat numbers, e.g. [1]", name)
+        if "reason" in result and not isinstance(result["reason"], str):
+            raise _fail("[result] reason must be text", name)
+    return Record(
+        game=game,
+        options=options,
+        players=players,
+        setup=setup,
+        moves=moves,
+        pending=pending,
+        result=result,
+        path=name,
+        result_line=_header_line(text, r"\[\s*result\s*\]"),
+    )
+
+
+def _table(doc: dict[str, Any], key: str, name: str) -> dict[str, Any]:
+    value = doc.get(key, {})
+    if not isinstance(value, dict):
+        raise _fail(f"{key} must be a table [{key}]", name)
+    return value
+
+
+def _players(table: dict[str, Any], name: str) -> dict[int, dict[str, str]]:
+    players = {}
+    for seat_text, value in table.items():
+        if not seat_text.isdigit():
+            raise _fail(f"[players] keys are seat numbers, not {seat_text!r}", name)
+        if isinstance(value, str):
+            value = {"name": value}
+        if not isinstance(value, dict):
+            raise _fail(f"player {seat_text} must be a name or a table {{ name = … }}", name)
+        _check_keys(value, PLAYER_KEYS, f"player {seat_text}", name)
+        if not all(isinstance(v, str) for v in value.values()) or "name" not in value:
+            raise _fail(f"player {seat_text} needs a name, and name and key are text", name)
+        players[int(seat_text)] = value
+    return players
+
+
+def _moves(raw: Any, text: str, name: str) -> list[Entry]:
+    if not isinstance(raw, list):
+        raise _fail("moves must be a list of strings or [[moves]] tables", name)
+    lines = _entry_lines(text, len(raw))
+    entries = []
+    for i, item in enumerate(raw):
+        line = lines[i] if i < len(lines) else None
+        if isinstance(item, str):
+            entries.append(Entry(item, line=line))
+            continue
+        if not isinstance(item, dict):
+            raise RecordError(
+                "each move is a string or a [[moves]] table", file=name, line=line, ply=i + 1
+            )
+        unknown = [k for k in item if k not in ENTRY_KEYS]
+        if unknown:
+            raise RecordError(
+                f"unknown key {unknown[0]!r} in [[moves]] (allowed: {', '.join(ENTRY_KEYS)})",
+                file=name, line=line, ply=i + 1,
+            )
+        if not isinstance(item.get("move"), str):
+            raise RecordError("a [[moves]] table needs move = \"…\"", file=name, line=line, ply=i + 1)
+        at = item.get("at")
+        if at is not None and not isinstance(at, dt.datetime):
+            raise RecordError("at must be a date-time such as 2026-11-22T14:01:00Z",
+                              file=name, line=line, ply=i + 1, move=item["move"])
+        for key in ("comment", "digest", "signature"):
+            if key in item and not isinstance(item[key], str):
+                raise RecordError(f"{key} must be text", file=name, line=line, ply=i + 1, move=item["move"])
+        entries.append(Entry(item["move"], at, item.get("comment"), item.get("digest"),
+                             item.get("signature"), line))
+    return entries
+
+
+def _pending(raw: Any, name: str) -> list[dict[str, str]]:
+    if not isinstance(raw, list) or not all(isinstance(p, dict) for p in raw):
+        raise _fail("pending must be [[pending]] tables", name)
+    for p in raw:
+        _check_keys(p, PENDING_KEYS, "[[pending]]", name)
+        if set(p) != set(PENDING_KEYS) or not all(isinstance(v, str) for v in p.values()):
+            raise _fail("each [[pending]] needs if = \"…\" and then = \"…\"", name)
+    return raw
+
+
+def _header_line(text: str, pattern: str) -> int | None:
+    for number, line in enumerate(text.splitlines(), 1):
+        if re.match(rf"\s*{pattern}\s*(#.*)?$", line):
+            return number
+    return None
+
+
+def _entry_lines(text: str, count: int) -> list[int]:
+    """The line of each ply's move: the `move =` line of each [[moves]] table, or the line of
+    each string in a plain `moves = [...]` array."""
+    lines = text.splitlines()
+    found: list[int] = []
+    header = re.compile(r"\s*\[\[\s*moves\s*\]\]")
+    for number, line in enumerate(lines, 1):
+        if header.match(line):
+            found.append(number)
+            for later in range(number, min(number + 10, len(lines))):
+                if re.match(r"\s*move\s*=", lines[later]):
+                    found[-1] = later + 1
+                    break
+                if lines[later].lstrip().startswith("["):
+                    break
+    if found:
+        return found
+    for number, line in enumerate(lines, 1):
+        match = re.match(r"\s*moves\s*=\s*\[", line)
+        if match:
+            return _array_string_lines(lines, number - 1, match.end())[:count]
+    return []
+
+
+def _array_string_lines(lines: list[str], row: int, col: int) -> list[int]:
+    """Line numbers of the strings of a TOML array starting at lines[row][col]."""
+    found, depth = [], 1
+    while row < len(lines):
+        line = lines[row]
+        while col < len(line):
+            ch = line[col]
+            if ch == "#":
+                break
+            if ch in "\"'":
+                found.append(row + 1)
+                col = _string_end(line, col)
+            elif ch == "[":
+                depth += 1
+            elif ch == "]":
+                depth -= 1
+                if depth == 0:
+                    return found
+            col += 1
+        row, col = row + 1, 0
+    return found
+
+
+def _string_end(line: str, start: int) -> int:
+    quote, i = line[start], start + 1
+    while i < len(line):
+        if quote == '"' and line[i] == "\\":
+            i += 2
+            continue
+        if line[i] == quote:
+            return i
+        i += 1
+    return i
+
+
+# -- writing ---------------------------------------------------------------------------------
+
+
+def write_atomic(path: str | os.PathLike[str], text: str, *, force: bool = True) -> None:
+    """Write `text` to `path` through a temporary file and a rename, so a reader (or a crash)
+    sees either the old file whole or the new one whole, never a mixture."""
+    target = Path(path)
+    if not force and target.exists():
+        raise UsageError(f"{target}: already exists (use --force to replace it)")
+    directory = target.parent
+    try:
+        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+    except OSError as exc:
+        raise UsageError(f"{target}: cannot write: {exc.strerror}") from None
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
+            handle.write(text)
+            handle.flush()
+            os.fsync(handle.fileno())
+        if target.exists():
+            os.chmod(tmp, target.stat().st_mode & 0o7777)
+        else:
+            os.chmod(tmp, 0o666 & ~_umask())
+        os.replace(tmp, target)
+    except OSError as exc:
+        Path(tmp).unlink(missing_ok=True)
+        raise UsageError(f"{target}: cannot write: {exc.strerror}") from None
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def _umask() -> int:
+    mask = os.umask(0)
+    os.umask(mask)
+    return mask
+
+
+def now() -> dt.datetime:
+    """The time stamp of a new entry: UTC, whole seconds (the clock lives outside the rules)."""
+    return dt.datetime.now(dt.timezone.utc).replace(microsecond=0)

@@ -1,0 +1,78 @@
+"""Where everything of a grid board goes, in board units (one cell width, y up).
+
+Both the SVG diagram and the printable sheet scale this one layout, and the text diagram uses the
+grid's character columns, so coordinates sit in the same places in all three.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from referee.geometry.grid import LETTERS, Grid
+
+
+@dataclass(frozen=True)
+class Label:
+    x: float
+    y: float
+    text: str
+
+
+@dataclass(frozen=True)
+class BoardShapes:
+    outlines: list[tuple[int, list[tuple[float, float]]]]  # (cell, corners)
+    labels: list[Label]
+    left: float
+    right: float
+    bottom: float
+    top: float
+
+    @property
+    def width(self) -> float:
+        return self.right - self.left
+
+    @property
+    def height(self) -> float:
+        return self.top - self.bottom
+
+
+def board_shapes(grid: Grid) -> BoardShapes:
+    outlines = [(cell, grid.corners(cell)) for cell in grid]
+    labels = []
+    for r in range(grid.rows):
+        q, _ = grid.coords[grid.row_cells(r)[0]]
+        labels.append(Label(*grid.point(q - 1, r), str(r + 1)))
+    for q in range(grid.columns):
+        labels.append(Label(*grid.point(*grid.column_label_position(q)), LETTERS[q]))
+    xs = [x for _, corners in outlines for x, _ in corners] + [lb.x for lb in labels]
+    ys = [y for _, corners in outlines for _, y in corners] + [lb.y for lb in labels]
+    # Labels are points; give them half a cell of room so their text is not cut off.
+    return BoardShapes(outlines, labels, min(xs) - 0.2, max(xs) + 0.2, min(ys) - 0.3, max(ys) + 0.1)
+
+
+def text_rows(grid: Grid, glyphs: dict[int, str], marks: set[int], empty: str = ".") -> list[str]:
+    """The board as monospace lines, top row first: row numbers on the left, column letters
+    one step past each column's bottom cell, the last move's cells in [brackets]."""
+    rows = grid.rows
+    positions = {cell: (grid.text_column(*grid.coords[cell]), grid.coords[cell][1]) for cell in grid}
+    letters = {
+        (grid.text_column(*grid.column_label_position(q)), grid.column_label_position(q)[1]): LETTERS[q]
+        for q in range(grid.columns)
+    }
+    columns = [x for x, _ in positions.values()] + [x for x, _ in letters]
+    offset = 1 - min(columns)  # room for a bracket left of the leftmost cell
+    width = max(columns) + offset + 2
+    canvas = {r: [" "] * width for r in range(-1, rows)}
+    for (x, r), letter in letters.items():
+        canvas[r][x + offset] = letter
+    for cell, (x, r) in positions.items():
+        canvas[r][x + offset] = glyphs.get(cell, empty)
+        if cell in marks:
+            canvas[r][x + offset - 1] = "["
+            canvas[r][x + offset + 1] = "]"
+    number_width = len(str(rows))
+    lines = []
+    for r in range(rows - 1, -2, -1):
+        number = str(r + 1) if r >= 0 else ""
+        lines.append(f"{number:>{number_width}} {''.join(canvas[r])}".rstrip())
+    return lines

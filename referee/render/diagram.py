@@ -1,0 +1,162 @@
+"""View models for the position diagrams (text for the mail body, SVG to attach).
+
+Everything a template shows is computed here: the templates only place values and loop.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from referee.render.board import board_shapes, text_rows
+from referee.render.templates import render
+from referee.replay import Replay
+
+SVG_UNIT = 40.0  # pixels per cell width
+SVG_MARGIN = 16.0
+LINE = 18.0  # pixels per line of text in the SVG header and footer
+
+
+def option_summary(options: dict[str, object]) -> str:
+    return ", ".join(f"{k} {v}" for k, v in options.items())
+
+
+def result_sentence(play: Replay, ply: int | None = None) -> str:
+    """`status`'s result: "Seat 1 to move", "Seat 2 wins: …", "Draw: …"."""
+    outcome = play.outcome(ply)
+    if outcome is None:
+        return f"Seat {play.to_move(ply)} to move"
+    if not outcome.winners:
+        return f"Draw: {outcome.reason}"
+    if len(outcome.winners) == 1:
+        return f"Seat {outcome.winners[0]} wins: {outcome.reason}"
+    seats = ", ".join(str(s) for s in outcome.winners)
+    return f"Seats {seats} win: {outcome.reason}"
+
+
+@dataclass
+class Header:
+    """The words around a board: the same in text and SVG."""
+
+    title: str
+    players: list[str]
+    legend: list[tuple[str, str, str]]  # (kind key, glyph, label)
+    last: str | None
+    status: list[str]
+    result: str
+
+
+def header(play: Replay, ply: int) -> Header:
+    game, record = play.game, play.record
+    picture = game.picture(play.states[ply], play.last_move(ply))
+    players = [
+        f"Seat {seat}: {record.player_name(seat) or '(no name)'}" for seat in play.seats
+    ]
+    last = None
+    if ply:
+        last = f"Ply {ply}: {play.last_move(ply)} (seat {play.movers[ply - 1]})"
+    return Header(
+        title=f"{game.name} ({game.credit}) · {option_summary(play.options)}",
+        players=players,
+        legend=[(k.key, k.glyph, k.label) for k in picture.kinds],
+        last=last,
+        status=game.status_lines(play.states[ply]),
+        result=result_sentence(play, ply),
+    )
+
+
+def text_diagram(play: Replay, ply: int | None = None) -> str:
+    ply = play.plies if ply is None else ply
+    picture = play.game.picture(play.states[ply], play.last_move(ply))
+    glyphs = {cell: _glyph(picture, kind) for cell, kind in picture.pieces.items()}
+    rows = text_rows(picture.grid, glyphs, picture.marks)
+    return render("diagram.txt.j2", head=header(play, ply), rows=rows)
+
+
+def _glyph(picture, kind: str) -> str:
+    return next(k.glyph for k in picture.kinds if k.key == kind)
+
+
+@dataclass(frozen=True)
+class SvgCell:
+    name: str
+    points: str
+    cx: float
+    cy: float
+    piece: str | None
+    marked: bool
+
+
+@dataclass(frozen=True)
+class SvgText:
+    x: float
+    y: float
+    css: str
+    text: str
+
+
+@dataclass(frozen=True)
+class SvgKey:
+    """One entry of the legend: a sample piece (or the last-move mark) and its words."""
+
+    x: float
+    y: float
+    css: str
+    radius: float
+    text: SvgText
+
+
+def svg_diagram(play: Replay, ply: int | None = None) -> str:
+    ply = play.plies if ply is None else ply
+    picture = play.game.picture(play.states[ply], play.last_move(ply))
+    head = header(play, ply)
+    shapes = board_shapes(picture.grid)
+    above = [SvgText(0, 0, "head", head.title)] + [SvgText(0, 0, "text", p) for p in head.players]
+    below = ([head.last] if head.last else []) + head.status
+    board_top = SVG_MARGIN + (len(above) + 0.5) * LINE
+    board_w, board_h = shapes.width * SVG_UNIT, shapes.height * SVG_UNIT
+    width = max(board_w + 2 * SVG_MARGIN, 620.0)
+    legend_y = board_top + board_h + LINE
+    height = legend_y + (len(below) + 2) * LINE + SVG_MARGIN
+    left = (width - board_w) / 2
+
+    def place(x: float, y: float) -> tuple[float, float]:
+        return (
+            round(left + (x - shapes.left) * SVG_UNIT, 2),
+            round(board_top + (shapes.top - y) * SVG_UNIT, 2),
+        )
+
+    cells = []
+    for cell, corners in shapes.outlines:
+        cx, cy = place(*picture.grid.centre(cell))
+        points = " ".join(f"{x},{y}" for x, y in (place(*c) for c in corners))
+        cells.append(
+            SvgCell(picture.grid.name(cell), points, cx, cy, picture.pieces.get(cell), cell in picture.marks)
+        )
+    texts = [
+        SvgText(SVG_MARGIN, round(SVG_MARGIN + (i + 0.7) * LINE, 2), t.css, t.text)
+        for i, t in enumerate(above)
+    ]
+    texts += [
+        SvgText(SVG_MARGIN, round(legend_y + (i + 1.3) * LINE, 2), "text", line)
+        for i, line in enumerate(below)
+    ]
+    texts.append(SvgText(SVG_MARGIN, round(legend_y + (len(below) + 1.3) * LINE, 2), "result", head.result))
+    keys = [(f"stone-{key}", 7.0, f"{label} ({glyph})") for key, glyph, label in head.legend]
+    keys.append(("lastmark", 5.0, "last move"))
+    legend = [
+        SvgKey(SVG_MARGIN + 8 + i * 140, legend_y, css, radius,
+               SvgText(SVG_MARGIN + 22 + i * 140, legend_y + 4.5, "text", words))
+        for i, (css, radius, words) in enumerate(keys)
+    ]
+    return render(
+        "diagram.svg.j2",
+        title=head.title,
+        width=round(width, 2),
+        height=round(height, 2),
+        cells=cells,
+        labels=[SvgText(*place(lb.x, lb.y), "coord", lb.text) for lb in shapes.labels],
+        texts=texts,
+        legend=legend,
+        stone_radius=round(SVG_UNIT * 0.4, 2),
+        mark_radius=round(SVG_UNIT * 0.12, 2),
+    )

@@ -1,0 +1,45 @@
+"""The Jinja environments. Templates ship inside the installed package as `referee.templates`.
+
+SVG output is autoescaped; text output passes every value through `plain`, which takes out
+control characters, so a player's name cannot inject terminal escapes or fake lines into a mail.
+"""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from importlib import resources
+
+import jinja2
+
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
+
+def plain(value: object) -> object:
+    """Make a value safe for a plain-text diagram: control characters become '?'."""
+    if isinstance(value, str):
+        return _CONTROL.sub("?", value)
+    return value
+
+
+def _load(name: str) -> str:
+    return resources.files("referee.templates").joinpath(name).read_text(encoding="utf-8")
+
+
+@cache
+def environment(kind: str) -> jinja2.Environment:
+    loader = jinja2.FunctionLoader(_load)
+    if kind == "svg":
+        return jinja2.Environment(
+            loader=loader, autoescape=True, trim_blocks=True, lstrip_blocks=True,
+            undefined=jinja2.StrictUndefined,
+        )
+    return jinja2.Environment(
+        loader=loader, autoescape=False, trim_blocks=True, lstrip_blocks=True,
+        keep_trailing_newline=True, finalize=plain, undefined=jinja2.StrictUndefined,
+    )
+
+
+def render(template: str, **context: object) -> str:
+    kind = "svg" if template.endswith(".svg.j2") else "text"
+    return environment(kind).get_template(template).render(**context)

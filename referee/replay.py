@@ -1,0 +1,147 @@
+"""The one replay pass that `validate`, `move`, `show`, `status` and `moves` all share.
+
+It walks the record ply by ply through the game's hooks, keeps every position (so `show --ply`
+is free), handles what is common to all games (resignation, the automatic passes, the end of the
+game, the `[result]` check) and locates every error at its file, line, ply and move.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+from referee.errors import IllegalMoveError, RecordError, RefereeError
+from referee.games import GAMES, Game, Move, Outcome
+from referee.record import Entry, Record
+
+RESIGN = "resign"
+
+
+@dataclass(frozen=True)
+class Resign(Move):
+    seat: int
+
+    def __str__(self) -> str:
+        return RESIGN
+
+
+@dataclass
+class Replay:
+    record: Record
+    game: Game
+    options: dict[str, Any]
+    states: list[Any]  # states[k] is the position after k plies
+    played: list[Move] = field(default_factory=list)  # played[k-1] made ply k
+    movers: list[int] = field(default_factory=list)  # movers[k-1] is the seat that made ply k
+    resigned: tuple[int, int] | None = None  # (ply, seat)
+
+    @property
+    def plies(self) -> int:
+        return len(self.played)
+
+    @property
+    def state(self) -> Any:
+        return self.states[-1]
+
+    def outcome(self, ply: int | None = None) -> Outcome | None:
+        ply = self.plies if ply is None else ply
+        if self.resigned and ply >= self.resigned[0]:
+            seat = self.resigned[1]
+            others = tuple(s for s in self.seats if s != seat)
+            return Outcome(others, f"seat {seat} resigned")
+        return self.game.outcome(self.states[ply])
+
+    def to_move(self, ply: int | None = None) -> int | None:
+        ply = self.plies if ply is None else ply
+        if self.outcome(ply) is not None:
+            return None
+        return self.game.to_move(self.states[ply])
+
+    @property
+    def seats(self) -> range:
+        return range(1, self.game.seats[1] + 1)
+
+    def last_move(self, ply: int | None = None) -> Move | None:
+        ply = self.plies if ply is None else ply
+        return self.played[ply - 1] if ply else None
+
+    def push(self, text: str) -> Move:
+        """Check and play one entry; on any error the replay is left exactly as it was."""
+        state = self.state
+        if self.outcome() is not None:
+            raise IllegalMoveError("the game is already over")
+        if text.strip().lower() == RESIGN:
+            # R-G2: only the seat to move may resign; everybody else wins.
+            move: Move = Resign(self.game.to_move(state))
+            mover = move.seat
+            self.resigned = (self.plies + 1, move.seat)
+            self.states.append(state)
+        else:
+            move = self.game.parse(state, text)
+            mover = self.game.mover(state, move)
+            self.states.append(self.game.apply(state, move))
+        self.played.append(move)
+        self.movers.append(mover)
+        return move
+
+    def push_forced_passes(self) -> list[Move]:
+        """The passes the referee writes for seats that cannot act (R-G3, SPEC §4)."""
+        passes = []
+        while self.outcome() is None and self.game.must_pass(self.state):
+            passes.append(self.push("pass"))
+        return passes
+
+
+def start(record: Record) -> Replay:
+    """The replay of an empty game for this record's game, options and setup."""
+    game = GAMES.get(record.game.lower())
+    if game is None:
+        raise RecordError(
+            f"unknown game {record.game!r} (known: {', '.join(GAMES)})", file=record.path
+        )
+    try:
+        options = game.resolve_options(record.options)
+    except ValueError as exc:
+        raise RecordError(str(exc), file=record.path) from None
+    for seat in record.players:
+        if not 1 <= seat <= game.seats[1]:
+            raise RecordError(f"[players] names seat {seat}, but {game.name} has seats 1–{game.seats[1]}",
+                              file=record.path)
+    return Replay(record, game, options, [game.start(options, record.setup)])
+
+
+def replay(record: Record) -> Replay:
+    """Replay every entry of the record and check its [result]; raises a located RefereeError."""
+    play = start(record)
+    for number, entry in enumerate(record.moves, 1):
+        _push_entry(play, entry, number, record.path)
+    _check_result(play)
+    return play
+
+
+def _push_entry(play: Replay, entry: Entry, number: int, path: str | None) -> None:
+    try:
+        play.push(entry.move)
+    except RefereeError as exc:
+        raise exc.located(file=path, line=entry.line, ply=number, move=entry.move.strip())
+
+
+def _check_result(play: Replay) -> None:
+    record = play.record
+    if record.result is None:
+        return  # a finished record without [result] is valid (SPEC §3)
+    outcome = play.outcome()
+    where = {"file": record.path, "line": record.result_line}
+    if outcome is None:
+        raise RecordError("[result] is written but the game is not over", **where)
+    recorded = sorted(record.result["winners"])
+    if recorded != sorted(outcome.winners):
+        raise RecordError(
+            f"[result] gives winners {recorded} but the moves give {sorted(outcome.winners)} "
+            f"({outcome.reason})",
+            **where,
+        )
+
+
+def canonical_entries(play: Replay) -> list[str]:
+    return [str(move) for move in play.played]

@@ -1,0 +1,1 @@
+"""Jinja templates of the diagrams, shipped inside the package as `referee.templates`."""
