@@ -18,6 +18,7 @@ class PieceKind:
     key: str
     glyph: str
     label: str
+    seat: int | None = None  # the seat that owns this kind, where pieces belong to a seat
 
 
 @dataclass

@@ -15,7 +15,7 @@ from referee.geometry.grid import Grid
 from referee.picture import Picture, PieceKind
 
 ALLOWED_SIZES = (1, 3, 5)  # R-HE3
-KINDS = (PieceKind("b", "X", "seat 1"), PieceKind("w", "O", "seat 2"))
+KINDS = (PieceKind("b", "X", "seat 1", seat=1), PieceKind("w", "O", "seat 2", seat=2))
 SEAT_KIND = {1: "b", 2: "w"}
 SIZE_LIMITS = {"square": (7, 5, 9), "hex": (5, 3, 7)}  # default, smallest, largest (R-HE1)
 
@@ -193,8 +193,8 @@ class Hermit(Game):
         for seat in (1, 2):
             c = state.group_counts(seat)
             lines.append(
-                f"Seat {seat} ({KINDS[seat - 1].glyph}): {c['groups']} groups: {c['hermits']} hermits, "
-                f"{c['threes']} threes, {c['fives']} fives; {state.left[seat - 1]} stones left"
+                f"Seat {seat} ({KINDS[seat - 1].glyph}): {c['groups']} groups (hermits {c['hermits']}, "
+                f"threes {c['threes']}, fives {c['fives']}); {state.left[seat - 1]} stones left"
                 + ("" if state.can_place[seat - 1] else "; cannot place")
             )
         return lines

@@ -48,9 +48,12 @@ class Header:
 def header(play: Replay, ply: int) -> Header:
     game, record = play.game, play.record
     picture = game.picture(play.states[ply], play.last_move(ply))
-    players = [
-        f"Seat {seat}: {record.player_name(seat) or '(no name)'}" for seat in play.seats
-    ]
+    glyphs = {kind.seat: kind.glyph for kind in picture.kinds if kind.seat}
+    players = []
+    for seat in play.seats:
+        line = f"Seat {seat}" + (f" ({glyphs[seat]})" if seat in glyphs else "")
+        name = record.player_name(seat)
+        players.append(f"{line}: {name}" if name else line)
     last = None
     if ply:
         last = f"Ply {ply}: {play.last_move(ply)} (seat {play.movers[ply - 1]})"

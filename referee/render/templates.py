@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from functools import cache
 from importlib import resources
+from pathlib import Path
 
 import jinja2
 
@@ -23,7 +24,12 @@ def plain(value: object) -> object:
 
 
 def _load(name: str) -> str:
-    return resources.files("referee.templates").joinpath(name).read_text(encoding="utf-8")
+    try:
+        folder = resources.files("referee.templates")
+    except ModuleNotFoundError:
+        # Run from a source checkout without installing: the templates sit beside the package.
+        folder = Path(__file__).resolve().parents[2] / "templates"
+    return folder.joinpath(name).read_text(encoding="utf-8")
 
 
 @cache
