@@ -110,7 +110,7 @@ class Odd(Game):
         # R-OD3: the count and its parity after every ply, as players would announce it.
         leader = 1 if n % 2 else 2
         return [
-            f"Groups of {state.min_group} or more: {n} ({_parity(n)}; seat {leader} wins if the board fills like this)",
+            f"Groups of {state.min_group} or more: {n}, {_parity(n)} (seat {leader} would win)",
             f"Empty cells: {len(state.grid) - state.placed}",
         ]
 
