@@ -92,7 +92,10 @@ class Record:
         for pending in self.pending:
             parts.append("[[pending]]\n" + tomli_w.dumps(pending))
         if self.result is not None:
-            parts.append(tomli_w.dumps({"result": self.result}))
+            # Seat lists are short: `winners = [1]` reads better than tomli-w's one-per-line.
+            winners = ", ".join(str(seat) for seat in self.result["winners"])
+            rest = {k: v for k, v in self.result.items() if k != "winners"}
+            parts.append(f"[result]\nwinners = [{winners}]\n" + tomli_w.dumps(rest))
         return "\n".join(parts)
 
 

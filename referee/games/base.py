@@ -68,6 +68,11 @@ class Option:
         return value.lower() if self.choices else value
 
 
+def count(n: int, singular: str, plural: str | None = None) -> str:
+    """'1 group', '3 groups': numbers in reasons and status lines read as words do."""
+    return f"{n} {singular if n == 1 else plural or singular + 's'}"
+
+
 class Move:
     """A parsed move. `str(move)` is its canonical notation (SPEC §5)."""
 

@@ -9,7 +9,7 @@ from functools import cached_property
 from typing import Any, Mapping
 
 from referee.errors import IllegalMoveError, NotationError
-from referee.games.base import Game, Move, Option, Outcome, Pass
+from referee.games.base import Game, Move, Option, Outcome, Pass, count
 from referee.geometry import HexHexGrid, SquareGrid
 from referee.geometry.grid import Grid
 from referee.picture import Picture, PieceKind
@@ -176,12 +176,17 @@ class Hermit(Game):
         one, two = state.group_counts(1), state.group_counts(2)
         # R-HE5: most groups, then most hermits, then most threes, then the last placer.
         ties = []
-        for key, words in (("groups", "groups"), ("hermits", "hermits"), ("threes", "groups of 3")):
+        for key, one_word, words in (
+            ("groups", "group", "groups"),
+            ("hermits", "hermit", "hermits"),
+            ("threes", "group of 3", "groups of 3"),
+        ):
             a, b = one[key], two[key]
             if a != b:
                 winner = 1 if a > b else 2
-                return Outcome((winner,), "; ".join([*ties, f"{max(a, b)} {words} to {min(a, b)}"]))
-            ties.append(f"{a} {words} each")
+                lead = f"{count(max(a, b), one_word, words)} to {min(a, b)}"
+                return Outcome((winner,), "; ".join([*ties, lead]))
+            ties.append(f"{count(a, one_word, words)} each")
         last = state.last_placer
         return Outcome((last,), "; ".join([*ties, f"seat {last} placed the last stone"]))
 

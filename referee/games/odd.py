@@ -10,7 +10,7 @@ from functools import cached_property
 from typing import Any, Mapping
 
 from referee.errors import IllegalMoveError, NotationError
-from referee.games.base import Game, Move, Option, Outcome
+from referee.games.base import Game, Move, Option, Outcome, count
 from referee.geometry import HexHexGrid
 from referee.picture import Picture, PieceKind
 
@@ -99,7 +99,8 @@ class Odd(Game):
             return None
         n = state.counted_groups
         winner = 1 if n % 2 else 2
-        return Outcome((winner,), f"{n} groups of {state.min_group} or more: {_parity(n)}")
+        groups = count(n, "group", "groups")
+        return Outcome((winner,), f"{groups} of {state.min_group} or more: {_parity(n)}")
 
     def score(self, state: OddState) -> dict[str, Any]:
         n = state.counted_groups

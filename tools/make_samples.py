@@ -1,0 +1,359 @@
+"""Write the sample games under sample_games/ (or under the folder given as the argument).
+
+Every record is real play through the library, built the way `referee move` builds a record:
+each move is checked by `Replay.push` and stored in canonical form, the passes of a seat that
+cannot act are appended by `Replay.push_forced_passes` as explicit `pass` entries, and once the
+game ends `[result]` gets the winners and the reason; the text is `Record.to_toml()`. Moves are
+random legal moves drawn with `random.Random(seed)`, so the output is deterministic: running the
+script twice writes identical files, and tests/test_samples.py checks that the files in the
+repository are exactly what this script writes now.
+
+Time stamps: each game starts at a fixed UTC date; the move of ply n is stamped start + n hours,
+and the passes the referee appends after a move carry that move's stamp (as `referee move`
+does). Player names are invented (example.org/.net/.com addresses).
+
+Folders and files:
+  odd/            odd-5-finished-01/02, odd-4-min3-finished, odd-5-resign (ends by `resign`),
+                  odd-in-progress, odd-3-handwritten (plain `moves = [...]` array, typed with
+                  non-canonical spellings such as "B  C3", " W a3")
+  dustin/         dustin-5-finished-01/02, dustin-6-min4-finished, dustin-in-progress
+  hermit-square/  hermit-square-finished-01 (tie broken by the last stone), -finished-02,
+                  hermit-square-passes (explicit `pass` entries), hermit-square-5-finished,
+                  hermit-square-in-progress, hermit-square-handwritten (plain array, one
+                  implied pass left out, one written)
+  hermit-hex/     hermit-hex-finished-01 (tie broken by groups of 3), -finished-02 (tie broken
+                  by the last stone), hermit-hex-passes, hermit-hex-4-finished, hermit-hex-resign,
+                  hermit-hex-in-progress
+
+Run: .venv/bin/python tools/make_samples.py [OUT_DIR]
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import random
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from referee.record import Entry, Record, parse_record
+from referee.replay import Replay, replay, start
+
+ROOT = Path(__file__).resolve().parent.parent
+DEFAULT_OUT = ROOT / "sample_games"
+UTC = dt.timezone.utc
+HOUR = dt.timedelta(hours=1)
+
+ANN = "Ann Example <ann@example.org>"
+BO = "Bo Sample <bo@example.net>"
+CHIDI = "Chidi Placeholder <chidi@example.com>"
+DAGNY = "Dagny Testperson <dagny@example.org>"
+EMEKA = "Emeka Demo <emeka@example.net>"
+FUMIKO = "Fumiko Fictive <fumiko@example.com>"
+
+LAST = -1  # comment key: the last move played in the sample
+
+
+@dataclass(frozen=True)
+class Sample:
+    """One generated record: random legal play from `seed`, then optionally a resignation."""
+
+    path: str  # relative to the output folder
+    game: str
+    options: dict
+    players: tuple[str, str]
+    start: dt.datetime
+    seed: int
+    stop_after: int | None = None  # entries to play before stopping (a game in progress)
+    resign_after: int | None = None  # entries to play before the seat to move resigns
+    comments: dict[int, str] = field(default_factory=dict)  # by ply; LAST for the last move
+    expect: str = "finished"  # "finished", "in progress", "passes" (finished, with passes), "resign"
+
+
+def _at(day: int, hour: int = 19) -> dt.datetime:
+    return dt.datetime(2026, 1, day, hour, 0, tzinfo=UTC)
+
+
+SAMPLES = (
+    # -- odd ---------------------------------------------------------------------------------
+    Sample("odd/odd-5-finished-01.toml", "odd", {}, (ANN, BO), _at(5), seed=2,
+           comments={1: "Good luck, Bo!", 30: "Half the board gone already.", LAST: "Board full."}),
+    Sample("odd/odd-5-finished-02.toml", "odd", {}, (BO, ANN), _at(6), seed=7,
+           comments={1: "Rematch, colours swapped.", LAST: "Even it is."}),
+    Sample("odd/odd-4-min3-finished.toml", "odd", {"size": 4, "min_group": 3}, (CHIDI, DAGNY),
+           _at(7), seed=3, comments={1: "A quick one on the small board, groups of 3 count."}),
+    Sample("odd/odd-5-resign.toml", "odd", {}, (DAGNY, EMEKA), _at(8), seed=11, resign_after=24,
+           comments={1: "Opening in the corner for once.",
+                     LAST: "I cannot see how to fix the parity from here: I resign. Well played."},
+           expect="resign"),
+    Sample("odd/odd-in-progress.toml", "odd", {}, (EMEKA, FUMIKO), _at(9), seed=5, stop_after=17,
+           comments={1: "Hello from Lagos.", 2: "Hello from Kyoto!"}, expect="in progress"),
+    # -- dustin ------------------------------------------------------------------------------
+    Sample("dustin/dustin-5-finished-01.toml", "dustin", {}, (ANN, CHIDI), _at(10), seed=1,
+           comments={1: "Dustin, the old name.", LAST: "GG."}),
+    Sample("dustin/dustin-5-finished-02.toml", "dustin", {}, (CHIDI, ANN), _at(11), seed=4,
+           comments={1: "Second game."}),
+    Sample("dustin/dustin-6-min4-finished.toml", "dustin", {"size": 6, "min_group": 4},
+           (BO, FUMIKO), _at(12), seed=8,
+           comments={1: "Size 6, groups of 4 count.", 45: "Halfway."}),
+    Sample("dustin/dustin-in-progress.toml", "dustin", {}, (FUMIKO, DAGNY), _at(13), seed=6,
+           stop_after=30, comments={1: "Your move, Dagny.", 29: "Thinking about this one."},
+           expect="in progress"),
+    # -- hermit, square ----------------------------------------------------------------------
+    Sample("hermit-square/hermit-square-finished-01.toml", "hermit", {"board": "square"},
+           (ANN, EMEKA), _at(14), seed=13,
+           comments={1: "Not on d4, as the rules say.", LAST: "A tie on everything but the last stone."}),
+    Sample("hermit-square/hermit-square-finished-02.toml", "hermit", {"board": "square"},
+           (EMEKA, ANN), _at(15), seed=0, comments={1: "Return game."}),
+    Sample("hermit-square/hermit-square-passes.toml", "hermit", {"board": "square"},
+           (BO, DAGNY), _at(16), seed=14,
+           comments={1: "Good luck!", 32: "You are running out of room."}, expect="passes"),
+    Sample("hermit-square/hermit-square-5-finished.toml", "hermit",
+           {"board": "square", "size": 5, "stones": 12}, (CHIDI, FUMIKO), _at(17), seed=26,
+           comments={1: "Small board, 12 stones each."}),
+    Sample("hermit-square/hermit-square-in-progress.toml", "hermit", {"board": "square"},
+           (DAGNY, CHIDI), _at(18), seed=21, stop_after=20,
+           comments={1: "Opening away from the centre.", 20: "Over to you."},
+           expect="in progress"),
+    # -- hermit, hex -------------------------------------------------------------------------
+    Sample("hermit-hex/hermit-hex-finished-01.toml", "hermit", {"board": "hex"}, (FUMIKO, BO),
+           _at(19), seed=14,
+           comments={1: "Hex this time.", LAST: "Equal groups and hermits; the threes decide."},
+           expect="passes"),
+    Sample("hermit-hex/hermit-hex-finished-02.toml", "hermit", {"board": "hex"}, (BO, FUMIKO),
+           _at(20), seed=7, comments={LAST: "All square until the last stone."}),
+    Sample("hermit-hex/hermit-hex-passes.toml", "hermit", {"board": "hex"}, (ANN, DAGNY),
+           _at(21), seed=47, comments={1: "Let us see who runs out first."}, expect="passes"),
+    Sample("hermit-hex/hermit-hex-4-finished.toml", "hermit", {"board": "hex", "size": 4},
+           (EMEKA, CHIDI), _at(22), seed=42, comments={1: "Side 4, 37 cells."}, expect="passes"),
+    Sample("hermit-hex/hermit-hex-resign.toml", "hermit", {"board": "hex"}, (CHIDI, EMEKA),
+           _at(23), seed=9, resign_after=15,
+           comments={LAST: "My stones are hemmed in everywhere. I resign."}, expect="resign"),
+    Sample("hermit-hex/hermit-hex-in-progress.toml", "hermit", {"board": "hex"}, (DAGNY, ANN),
+           _at(24), seed=3, stop_after=25, comments={1: "Your turn, Ann."}, expect="in progress"),
+)
+
+
+# -- building records the way `referee move` does ----------------------------------------------
+
+
+def _new_record(game: str, options: dict, players: tuple[str, str]) -> tuple[Record, Replay]:
+    """As `referee new`: the options resolved (defaults written out), players by seat."""
+    record = Record(game, options, {seat: {"name": name} for seat, name in enumerate(players, 1)})
+    play = start(record)
+    record.options = dict(play.options)
+    return record, play
+
+
+def _submit(play: Replay, record: Record, text: str, stamp: dt.datetime, comment: str | None) -> int:
+    """One `referee move`: check and play the move, append it in canonical form with the passes
+    that follow it, and write [result] if the game ended. Returns the number of passes."""
+    played = play.push(text)
+    passes = play.push_forced_passes()
+    record.moves.append(Entry(str(played), stamp, comment))
+    record.moves.extend(Entry(str(p), stamp) for p in passes)
+    outcome = play.outcome()
+    if outcome is not None:
+        record.result = {"winners": list(outcome.winners), "reason": outcome.reason}
+    return len(passes)
+
+
+def build(sample: Sample) -> str:
+    record, play = _new_record(sample.game, sample.options, sample.players)
+    rng = random.Random(sample.seed)
+    comments = dict(sample.comments)
+    last_comment = comments.pop(LAST, None)
+
+    def limit_reached() -> bool:
+        for limit in (sample.stop_after, sample.resign_after):
+            if limit is not None and len(record.moves) >= limit:
+                return True
+        return False
+
+    passes = 0
+    while play.outcome() is None and not limit_reached():
+        ply = len(record.moves) + 1
+        move = rng.choice(play.game.legal_moves(play.state))
+        passes += _submit(play, record, str(move), sample.start + ply * HOUR, comments.pop(ply, None))
+    if sample.resign_after is not None and play.outcome() is None:
+        ply = len(record.moves) + 1
+        _submit(play, record, "resign", sample.start + ply * HOUR, None)
+    if last_comment is not None:
+        record.moves[_last_move_index(record)].comment = last_comment
+    if comments:
+        raise SystemExit(f"{sample.path}: comments for plies that are passes or not played: {sorted(comments)}")
+    _expect(sample, play, passes)
+    return record.to_toml()
+
+
+def _last_move_index(record: Record) -> int:
+    return max(i for i, e in enumerate(record.moves) if e.move != "pass")
+
+
+def _expect(sample: Sample, play: Replay, passes: int) -> None:
+    """Fail loudly if a change to the rules code changed what the sample is meant to show."""
+    over = play.outcome() is not None
+    problems = {
+        "finished": not over,
+        "passes": not over or passes == 0,
+        "in progress": over,
+        "resign": play.resigned is None,
+    }
+    if problems[sample.expect]:
+        raise SystemExit(f"{sample.path}: the seed no longer gives a game that is {sample.expect!r}")
+
+
+# -- hand-written records: the plain `moves = [...]` form of SPEC §3 ---------------------------
+
+
+def _random_line(
+    game: str, options: dict, seed: int, opening: tuple[str, ...] = ()
+) -> tuple[list[str], list[int], Replay]:
+    """A finished game, the opening then random moves, as canonical entries (with explicit
+    passes) and the seat that made each."""
+    record, play = _new_record(game, options, ("", ""))
+    rng = random.Random(seed)
+    for move in opening:
+        play.push(move)
+        play.push_forced_passes()
+    while play.outcome() is None:
+        play.push(str(rng.choice(play.game.legal_moves(play.state))))
+        play.push_forced_passes()
+    return [str(m) for m in play.played], list(play.movers), play
+
+
+def _odd_spelling(move: str, rng: random.Random) -> str:
+    """The same move as a player might type it: any case, extra spaces (SPEC §5)."""
+    colour, cell = move.split()
+    colour = colour.upper() if rng.random() < 0.5 else colour
+    cell = cell.upper() if rng.random() < 0.4 else cell
+    gap = rng.choice([" ", " ", "  ", "   "])
+    lead = rng.choice(["", "", "", " "])
+    tail = rng.choice(["", "", "", " "])
+    return f"{lead}{colour}{gap}{cell}{tail}"
+
+
+def odd_handwritten() -> str:
+    options = {"size": 3, "min_group": 3}
+    moves, _, play = _random_line("odd", options, seed=2, opening=("b c3",))
+    rng = random.Random(1002)
+    typed = ["B  C3"] + [_odd_spelling(m, rng) for m in moves[1:]]
+    lines = [
+        "# Odd on the small board, typed by hand from our postcards.",
+        "# The referee reads this plain form and any spelling of the moves.",
+        "format = 1",
+        'game = "odd"',
+        "moves = [",
+    ]
+    for i in range(0, len(typed), 4):
+        lines.append("  " + " ".join(f'"{t}",' for t in typed[i:i + 4]))
+    lines += [
+        "]",
+        "",
+        "[options]",
+        f"size = {options['size']}",
+        f"min_group = {options['min_group']}",
+        "",
+        "[players]",
+        f'1 = "{EMEKA}"',
+        f'2 = "{BO}"',
+        "",
+        "[result]",
+        f"winners = {list(play.outcome().winners)}",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def hermit_handwritten() -> str:
+    moves, movers, play = _random_line("hermit", {"board": "square"}, seed=4)
+    passes = [i for i, m in enumerate(moves) if m == "pass"]
+    if len(passes) < 2:
+        raise SystemExit("hermit-square-handwritten: the seed no longer gives two passes")
+    dropped = passes[0]  # left implied; the later passes stay written
+    stuck = movers[dropped]
+    lines = [
+        f"# Hermit, typed by hand. Seat {stuck} got stuck near the end: the first of its passes",
+        "# is left out (the referee works it out), the later one is written.",
+        "format = 1",
+        'game = "hermit"',
+        "moves = [",
+    ]
+    row: list[str] = []
+    for i, move in enumerate(moves):
+        if i == dropped:
+            if row:
+                lines.append("  " + " ".join(row))
+                row = []
+            lines.append(f"  # seat {movers[i]} cannot place here: its pass is implied")
+            continue
+        row.append(f'"{move}",')
+        if len(row) == 8:
+            lines.append("  " + " ".join(row))
+            row = []
+    if row:
+        lines.append("  " + " ".join(row))
+    lines += [
+        "]",
+        "",
+        "[options]",
+        'board = "square"',
+        "",
+        "[players]",
+        f'1 = "{FUMIKO}"',
+        f'2 = "{CHIDI}"',
+        "",
+    ]
+    return "\n".join(lines)
+
+
+HANDWRITTEN = {
+    "odd/odd-3-handwritten.toml": odd_handwritten,
+    "hermit-square/hermit-square-handwritten.toml": hermit_handwritten,
+}
+
+
+# -- output -----------------------------------------------------------------------------------
+
+
+def render() -> dict[str, str]:
+    """Every sample file's text by its path relative to the output folder. Each is replayed
+    here before it is returned, so the script never writes an invalid record."""
+    texts = {s.path: build(s) for s in SAMPLES}
+    texts.update({path: make() for path, make in HANDWRITTEN.items()})
+    for path, text in texts.items():
+        replay(parse_record(text.encode("utf-8"), path))
+    return dict(sorted(texts.items()))
+
+
+def write_samples(out: Path) -> list[Path]:
+    """Write every sample under `out`; remove other *.toml files from the sample folders so
+    the folder holds exactly what this script makes. Returns the files written."""
+    texts = render()
+    written = []
+    for rel, text in texts.items():
+        target = out / rel
+        target.parent.mkdir(parents=True, exist_ok=True)
+        if not target.exists() or target.read_bytes() != text.encode("utf-8"):
+            target.write_bytes(text.encode("utf-8"))
+        written.append(target)
+    for folder in {(out / rel).parent for rel in texts}:
+        for stale in folder.glob("*.toml"):
+            if stale not in written:
+                stale.unlink()
+    return written
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("out", nargs="?", type=Path, default=DEFAULT_OUT,
+                        help=f"folder to write into (default {DEFAULT_OUT})")
+    args = parser.parse_args(argv)
+    for path in write_samples(args.out):
+        print(path)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
