@@ -197,11 +197,14 @@ class Hermit(Game):
         lines = []
         for seat in (1, 2):
             c = state.group_counts(seat)
+            # Every group has 1, 3 or 5 stones (R-HE3), so the three counts add up to the groups.
             lines.append(
-                f"Seat {seat} ({KINDS[seat - 1].glyph}): {c['groups']} groups (hermits {c['hermits']}, "
-                f"threes {c['threes']}, fives {c['fives']}); {state.left[seat - 1]} stones left"
-                + ("" if state.can_place[seat - 1] else "; cannot place")
+                f"Seat {seat} ({KINDS[seat - 1].glyph}): {count(c['groups'], 'group')} = "
+                f"{count(c['hermits'], 'hermit')} + {count(c['threes'], 'three')} + "
+                f"{count(c['fives'], 'five')}; {count(state.left[seat - 1], 'stone')} left"
             )
+        stuck = [seat for seat in (1, 2) if not state.can_place[seat - 1]]
+        lines += [f"Seat {seat} cannot place." for seat in stuck]
         return lines
 
     def picture(self, state: HermitState, last: Move | None) -> Picture:

@@ -11,6 +11,9 @@ from dataclasses import dataclass
 from referee.geometry.grid import LETTERS, Grid
 
 
+LABEL_SIZE = 0.38  # coordinate letters and numbers, in cell widths
+
+
 @dataclass(frozen=True)
 class Label:
     x: float
@@ -44,10 +47,14 @@ def board_shapes(grid: Grid) -> BoardShapes:
         labels.append(Label(*grid.point(q - 1, r), str(r + 1)))
     for q in range(grid.columns):
         labels.append(Label(*grid.point(*grid.column_label_position(q)), LETTERS[q]))
-    xs = [x for _, corners in outlines for x, _ in corners] + [lb.x for lb in labels]
-    ys = [y for _, corners in outlines for _, y in corners] + [lb.y for lb in labels]
-    # Labels are points; give them half a cell of room so their text is not cut off.
-    return BoardShapes(outlines, labels, min(xs) - 0.2, max(xs) + 0.2, min(ys) - 0.3, max(ys) + 0.1)
+    # Labels are points; their text needs room around them: about 0.6 em per character across
+    # and 1 em high, at LABEL_SIZE cell widths to the em.
+    half_w = {lb: 0.3 * LABEL_SIZE * len(lb.text) for lb in labels}
+    xs = [x for _, corners in outlines for x, _ in corners]
+    xs += [lb.x - half_w[lb] for lb in labels] + [lb.x + half_w[lb] for lb in labels]
+    ys = [y for _, corners in outlines for _, y in corners]
+    ys += [lb.y + sign * LABEL_SIZE / 2 for lb in labels for sign in (-1, 1)]
+    return BoardShapes(outlines, labels, min(xs), max(xs), min(ys), max(ys))
 
 
 def text_rows(grid: Grid, glyphs: dict[int, str], marks: set[int], empty: str = ".") -> list[str]:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from referee.render.board import board_shapes, text_rows
+from referee.render.board import LABEL_SIZE, board_shapes, text_rows
 from referee.render.templates import render
 from referee.replay import Replay
 
@@ -117,7 +117,10 @@ def svg_diagram(play: Replay, ply: int | None = None) -> str:
     below = ([head.last] if head.last else []) + head.status
     board_top = SVG_MARGIN + (len(above) + 0.5) * LINE
     board_w, board_h = shapes.width * SVG_UNIT, shapes.height * SVG_UNIT
-    width = max(board_w + 2 * SVG_MARGIN, 620.0)
+    # Wide enough for the board and for the longest line of words (about 0.6 em a character).
+    longest = max(len(t.text) for t in [*above, SvgText(0, 0, "", head.result)]) * 0.6 * 15
+    longest = max([longest] + [len(line) * 0.6 * 13 for line in below])
+    width = max(board_w, longest, 590.0) + 2 * SVG_MARGIN
     legend_y = board_top + board_h + LINE
     height = legend_y + (len(below) + 2) * LINE + SVG_MARGIN
     left = (width - board_w) / 2
@@ -160,6 +163,7 @@ def svg_diagram(play: Replay, ply: int | None = None) -> str:
         labels=[SvgText(*place(lb.x, lb.y), "coord", lb.text) for lb in shapes.labels],
         texts=texts,
         legend=legend,
+        label_size=round(SVG_UNIT * LABEL_SIZE, 2),
         stone_radius=round(SVG_UNIT * 0.4, 2),
         mark_radius=round(SVG_UNIT * 0.12, 2),
     )

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from typing import Any, Mapping
 
 from referee.games import Game
-from referee.render.board import board_shapes
+from referee.render.board import LABEL_SIZE, board_shapes
 from referee.render.templates import render
 
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
@@ -73,6 +73,6 @@ def paper_board(game: Game, options: Mapping[str, Any], paper: str) -> str:
         subtitle_y=MARGIN + 13,
         polygons=polygons,
         labels=labels,
-        label_size=round(min(unit * 0.38, 6.0), 2),
+        label_size=round(unit * LABEL_SIZE, 2),
         line_width=round(max(unit * 0.025, 0.3), 3),
     )

@@ -13,11 +13,14 @@ from pathlib import Path
 
 import jinja2
 
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+# Control characters, line separators and the two characters XML forbids outright.
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\ufffe\uffff]")
 
 
 def plain(value: object) -> object:
-    """Make a value safe for a plain-text diagram: control characters become '?'."""
+    """Make a value safe for a diagram: control characters become '?', so a player's name can
+    neither inject terminal escapes or fake lines into a mail nor make an SVG unreadable XML.
+    (In SVG, Jinja's autoescaping then takes care of markup.)"""
     if isinstance(value, str):
         return _CONTROL.sub("?", value)
     return value
@@ -38,7 +41,7 @@ def environment(kind: str) -> jinja2.Environment:
     if kind == "svg":
         return jinja2.Environment(
             loader=loader, autoescape=True, trim_blocks=True, lstrip_blocks=True,
-            undefined=jinja2.StrictUndefined,
+            finalize=plain, undefined=jinja2.StrictUndefined,
         )
     return jinja2.Environment(
         loader=loader, autoescape=False, trim_blocks=True, lstrip_blocks=True,
