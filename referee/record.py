@@ -149,7 +149,7 @@ def _check_keys(table: dict[str, Any], allowed: tuple[str, ...], where: str, nam
 
 def _build(doc: dict[str, Any], text: str, name: str) -> Record:
     _check_keys(doc, TOP_KEYS, "the record", name)
-    if "format" in doc and (doc["format"] != FORMAT or isinstance(doc["format"], bool)):
+    if "format" in doc and (type(doc["format"]) is not int or doc["format"] != FORMAT):
         raise _fail(f"format {doc['format']!r} is not supported (this referee reads format {FORMAT})", name)
     game = doc.get("game")
     if not isinstance(game, str):
@@ -251,8 +251,11 @@ def _pending(raw: Any, name: str) -> list[dict[str, str]]:
     return raw
 
 
+# TOML lines end only at LF (or CRLF), never at the other breaks str.splitlines knows.
+
+
 def _header_line(text: str, pattern: str) -> int | None:
-    for number, line in enumerate(text.splitlines(), 1):
+    for number, line in enumerate(text.split("\n"), 1):
         if re.match(rf"\s*{pattern}\s*(#.*)?$", line):
             return number
     return None
@@ -261,7 +264,7 @@ def _header_line(text: str, pattern: str) -> int | None:
 def _entry_lines(text: str, count: int) -> list[int]:
     """The line of each ply's move: the `move =` line of each [[moves]] table, or the line of
     each string in a plain `moves = [...]` array."""
-    lines = text.splitlines()
+    lines = text.split("\n")
     found: list[int] = []
     header = re.compile(r"\s*\[\[\s*moves\s*\]\]")
     for number, line in enumerate(lines, 1):

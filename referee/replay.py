@@ -103,6 +103,10 @@ def start(record: Record) -> Replay:
         options = game.resolve_options(record.options)
     except ValueError as exc:
         raise RecordError(str(exc), file=record.path) from None
+    unknown = [key for key in record.setup if key not in game.setup_keys]
+    if unknown:
+        allowed = ", ".join(game.setup_keys) or f"none for {game.name}"
+        raise RecordError(f"unknown key {unknown[0]!r} in [setup] (allowed: {allowed})", file=record.path)
     for seat in record.players:
         if not 1 <= seat <= game.seats[1]:
             raise RecordError(f"[players] names seat {seat}, but {game.name} has seats 1–{game.seats[1]}",

@@ -97,6 +97,7 @@ class Game(ABC):
     rules: ClassVar[str]  # the rule text's file name, for pointers in messages and the README
     seats: ClassVar[tuple[int, int]] = (2, 2)  # fewest and most seats
     options: ClassVar[tuple[Option, ...]] = ()
+    setup_keys: ClassVar[tuple[str, ...]] = ()  # the keys a record's [setup] may hold
     notation: ClassVar[str]  # one line that teaches the move form
 
     # -- options -----------------------------------------------------------------------------
