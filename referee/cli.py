@@ -86,14 +86,14 @@ def _options(game: Game, pairs: list[str] | None) -> dict[str, Any]:
         raise UsageError(str(exc)) from None
 
 
-def _load(file: Path):
+def _load(file: str):
     from referee.record import read_record
     from referee.replay import replay
 
     return replay(read_record(file))
 
 
-def _write_output(path: Path | None, text: str, force: bool) -> None:
+def _write_output(path: str | None, text: str, force: bool) -> None:
     from referee.record import write_atomic
 
     if path is None:
@@ -102,9 +102,9 @@ def _write_output(path: Path | None, text: str, force: bool) -> None:
         write_atomic(path, text, force=force)
 
 
-def _refuse_existing(path: Path | None, force: bool) -> None:
+def _refuse_existing(path: str | None, force: bool) -> None:
     """Check an output before any work, so a refused run changes nothing at all."""
-    if path is not None and path.exists() and not force:
+    if path is not None and Path(path).exists() and not force:
         raise UsageError(f"{path}: already exists (use --force to replace it)")
 
 
@@ -154,7 +154,7 @@ def games_command(as_json: bool = typer.Option(False, "--json", help="Print JSON
 @_guard
 def new_command(
     game_name: str = typer.Argument(..., metavar="GAME", help="Game id, e.g. odd."),
-    output: Path = typer.Option(..., "-o", "--output", help="The record file to write."),
+    output: str = typer.Option(..., "-o", "--output", help="The record file to write."),
     option: Optional[list[str]] = typer.Option(None, "-O", "--option", help="Game option key=value, e.g. -O size=6."),
     player: Optional[list[str]] = typer.Option(None, "--player", help="SEAT=NAME, e.g. --player '1=Ann <ann@example.org>'."),
     force: bool = typer.Option(False, "--force", help="Replace FILE if it exists."),
@@ -187,11 +187,11 @@ def new_command(
 @app.command("move")
 @_guard
 def move_command(
-    file: Path = typer.Argument(..., help="The record file."),
+    file: str = typer.Argument(..., help="The record file."),
     move: str = typer.Argument(..., help="The move, in the game's notation (see `referee games`)."),
     seat: Optional[int] = typer.Option(None, "--as", help="Refuse the move unless SEAT is to move."),
     comment: Optional[str] = typer.Option(None, "--comment", help="A comment stored with the move."),
-    svg: Optional[Path] = typer.Option(None, "--svg", help="Also write the new diagram as SVG to OUT."),
+    svg: Optional[str] = typer.Option(None, "--svg", help="Also write the new diagram as SVG to OUT."),
     force: bool = typer.Option(False, "--force", help="Replace the --svg file if it exists."),
 ) -> None:
     """Check MOVE against the rules, append it to FILE and print the new board.
@@ -237,7 +237,7 @@ def move_command(
 @app.command("validate")
 @_guard
 def validate_command(
-    files: list[Path] = typer.Argument(..., help="Record files to check."),
+    files: list[str] = typer.Argument(..., help="Record files to check."),
     as_json: bool = typer.Option(False, "--json", help="Print a JSON list, one object per file."),
 ) -> None:
     """Replay and check every record; exit 0 only if all are valid (2 if a file is missing)."""
@@ -279,7 +279,7 @@ def validate_command(
 @app.command("status")
 @_guard
 def status_command(
-    file: Path = typer.Argument(..., help="The record file."),
+    file: str = typer.Argument(..., help="The record file."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON (SPEC §4)."),
 ) -> None:
     """Whose turn it is, the score, and the result once the game is over."""
@@ -303,7 +303,7 @@ def status_command(
 @app.command("moves")
 @_guard
 def moves_command(
-    file: Path = typer.Argument(..., help="The record file."),
+    file: str = typer.Argument(..., help="The record file."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON (SPEC §4)."),
     after: Optional[str] = typer.Option(None, "--after", help="Actions already chosen this turn (multi-action games)."),
 ) -> None:
@@ -336,10 +336,10 @@ def _wrap(words: list[str], width: int = 78) -> str:
 @app.command("show")
 @_guard
 def show_command(
-    file: Path = typer.Argument(..., help="The record file."),
+    file: str = typer.Argument(..., help="The record file."),
     ply: Optional[int] = typer.Option(None, "--ply", help="Show the board after ply N (0 is the start; default the last)."),
     fmt: Format = typer.Option(Format.text, "--format", help="text for a mail body, svg to attach."),
-    output: Optional[Path] = typer.Option(None, "-o", "--output", help="Write to OUT instead of printing."),
+    output: Optional[str] = typer.Option(None, "-o", "--output", help="Write to OUT instead of printing."),
     force: bool = typer.Option(False, "--force", help="Replace OUT if it exists."),
 ) -> None:
     """Draw the board after a ply, as text or SVG."""
@@ -359,7 +359,7 @@ def board_command(
     game_name: str = typer.Argument(..., metavar="GAME", help="Game id, e.g. odd."),
     option: Optional[list[str]] = typer.Option(None, "-O", "--option", help="Game option key=value, e.g. -O size=8."),
     paper: Paper = typer.Option(Paper.a4, "--paper", help="Sheet size."),
-    output: Optional[Path] = typer.Option(None, "-o", "--output", help="Write the SVG to OUT instead of printing it."),
+    output: Optional[str] = typer.Option(None, "-o", "--output", help="Write the SVG to OUT instead of printing it."),
     force: bool = typer.Option(False, "--force", help="Replace OUT if it exists."),
 ) -> None:
     """A blank board to print, true to size (SVG in millimetres), with coordinates."""

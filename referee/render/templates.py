@@ -10,8 +10,11 @@ import re
 from functools import cache
 from importlib import resources
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-import jinja2
+if TYPE_CHECKING:
+    import jinja2
+
 
 # Control characters, line separators and the two characters XML forbids outright.
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\ufffe\uffff]")
@@ -36,7 +39,9 @@ def _load(name: str) -> str:
 
 
 @cache
-def environment(kind: str) -> jinja2.Environment:
+def environment(kind: str) -> "jinja2.Environment":
+    import jinja2  # here, not at the top: commands that draw nothing need not load Jinja
+
     loader = jinja2.FunctionLoader(_load)
     if kind == "svg":
         return jinja2.Environment(
