@@ -109,8 +109,6 @@ def _refuse_existing(path: str | None, force: bool) -> None:
 
 
 def _status_json(play) -> dict[str, Any]:
-    from referee.render.diagram import result_sentence
-
     outcome = play.outcome()
     return {
         "game": play.game.id,
@@ -118,7 +116,7 @@ def _status_json(play) -> dict[str, Any]:
         "to_move": play.to_move(),
         "over": outcome is not None,
         "winners": list(outcome.winners) if outcome else [],
-        "result": result_sentence(play),
+        "result": play.result_sentence(),
         "score": play.game.score(play.state),
         "options": play.options,
         "players": {str(s): play.record.player_name(s) for s in play.record.players},
@@ -199,36 +197,16 @@ def move_command(
     A refused move leaves FILE byte-for-byte unchanged. Passes of a seat that cannot act are
     appended for it. Example: referee move game.toml "b e5" --as 1
     """
-    from referee.errors import IllegalMoveError
-    from referee.record import Entry, now, write_atomic
-    from referee.render.diagram import result_sentence, svg_diagram, text_diagram
+    from referee.record import now, write_atomic
+    from referee.render.diagram import svg_diagram, text_diagram
+    from referee.replay import play_move
 
     _refuse_existing(svg, force)
     play = _load(file)
-    ply = play.plies + 1
-    where = {"file": str(file), "ply": ply, "move": move.strip()}
-    try:
-        if play.outcome() is not None:
-            raise IllegalMoveError(f"the game is over ({result_sentence(play)})")
-        if seat is not None and seat != play.to_move():
-            raise IllegalMoveError(f"seat {seat} is not to move: seat {play.to_move()} is")
-        played = play.push(move)
-    except RefereeError as exc:
-        raise exc.located(**where)
-    passes = play.push_forced_passes()
-    record = play.record
-    stamp = now()
-    # Every entry is rewritten in canonical form (SPEC §3), whatever spelling was typed.
-    for entry, canonical in zip(record.moves, play.played):
-        entry.move = str(canonical)
-    record.moves.append(Entry(str(played), stamp, comment))
-    record.moves.extend(Entry(str(p), stamp) for p in passes)
-    outcome = play.outcome()
-    if outcome is not None:
-        record.result = {"winners": list(outcome.winners), "reason": outcome.reason}
-    write_atomic(file, record.to_toml())
+    passes = play_move(play, move, seat=seat, comment=comment, at=now())[1:]
+    write_atomic(file, play.record.to_toml())
     typer.echo(text_diagram(play), nl=False)
-    for p, mover in zip(passes, play.movers[-len(passes):] if passes else []):
+    for mover in play.movers[len(play.movers) - len(passes):]:
         typer.echo(f"Seat {mover} cannot act and passes (R-G3).")
     if svg is not None:
         write_atomic(svg, svg_diagram(play))
@@ -242,7 +220,6 @@ def validate_command(
 ) -> None:
     """Replay and check every record; exit 0 only if all are valid (2 if a file is missing)."""
     from referee.record import read_record
-    from referee.render.diagram import result_sentence
     from referee.replay import replay
 
     reports, worst = [], 0
@@ -252,7 +229,7 @@ def validate_command(
             record = read_record(file)
             report["plies"] = len(record.moves)
             play = replay(record)
-            summary = result_sentence(play)
+            summary = play.result_sentence()
         except RefereeError as exc:
             report["valid"] = False
             if exc.ply is not None:

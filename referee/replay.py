@@ -7,6 +7,7 @@ game, the `[result]` check) and locates every error at its file, line, ply and m
 
 from __future__ import annotations
 
+import datetime as dt
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,6 +41,11 @@ class Replay:
         return len(self.played)
 
     @property
+    def entries(self) -> list[str]:
+        """The plies played so far, in canonical notation."""
+        return [str(move) for move in self.played]
+
+    @property
     def state(self) -> Any:
         return self.states[-1]
 
@@ -50,6 +56,18 @@ class Replay:
             others = tuple(s for s in self.seats if s != seat)
             return Outcome(others, f"seat {seat} resigned")
         return self.game.outcome(self.states[ply])
+
+    def result_sentence(self, ply: int | None = None) -> str:
+        """`status`'s result: "Seat 1 to move", "Seat 2 wins: …", "Draw: …"."""
+        outcome = self.outcome(ply)
+        if outcome is None:
+            return f"Seat {self.to_move(ply)} to move"
+        if not outcome.winners:
+            return f"Draw: {outcome.reason}"
+        if len(outcome.winners) == 1:
+            return f"Seat {outcome.winners[0]} wins: {outcome.reason}"
+        seats = ", ".join(str(s) for s in outcome.winners)
+        return f"Seats {seats} win: {outcome.reason}"
 
     def to_move(self, ply: int | None = None) -> int | None:
         ply = self.plies if ply is None else ply
@@ -147,5 +165,33 @@ def _check_result(play: Replay) -> None:
         )
 
 
-def canonical_entries(play: Replay) -> list[str]:
-    return [str(move) for move in play.played]
+def play_move(
+    play: Replay,
+    text: str,
+    *,
+    seat: int | None = None,
+    comment: str | None = None,
+    at: dt.datetime | None = None,
+) -> list[Move]:
+    """What `referee move` does to a record, short of writing it: check `text` (made by `seat`,
+    when given), play it and the passes it forces (R-G3), and bring `play.record` up to date —
+    every entry in canonical form (SPEC §3), the new ones stamped `at`, and [result] once the
+    game ends. Returns the moves appended. On any error the replay and record are unchanged."""
+    try:
+        if play.outcome() is not None:
+            raise IllegalMoveError(f"the game is over ({play.result_sentence()})")
+        if seat is not None and seat != play.to_move():
+            raise IllegalMoveError(f"seat {seat} is not to move: seat {play.to_move()} is")
+        moves = [play.push(text)]
+    except RefereeError as exc:
+        raise exc.located(file=play.record.path, ply=play.plies + 1, move=text.strip())
+    moves += play.push_forced_passes()
+    record = play.record
+    for entry, canonical in zip(record.moves, play.entries):
+        entry.move = canonical
+    record.moves.append(Entry(str(moves[0]), at, comment))
+    record.moves.extend(Entry(str(p), at) for p in moves[1:])
+    outcome = play.outcome()
+    if outcome is not None:
+        record.result = {"winners": list(outcome.winners), "reason": outcome.reason}
+    return moves

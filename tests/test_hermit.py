@@ -18,7 +18,7 @@ import pytest
 from referee.errors import IllegalMoveError, NotationError, RecordError
 from referee.games import GAMES
 from referee.record import Record, parse_record
-from referee.replay import canonical_entries, replay, start
+from referee.replay import replay, start
 
 HERMIT = GAMES["hermit"]
 
@@ -133,7 +133,7 @@ def test_square_board_names_a1_to_g7_SPEC_2():
     play = new()
     play.push("a1")
     play.push("G7")
-    assert canonical_entries(play) == ["a1", "g7"]
+    assert play.entries == ["a1", "g7"]
     for bad in ("h1", "a8", "a0"):
         with pytest.raises(NotationError):
             play.push(bad)
@@ -143,7 +143,7 @@ def test_square_board_names_a1_to_g7_SPEC_2():
 def test_notation_is_a_cell_case_and_space_tolerant_SPEC_5(text, canonical):
     play = new(size=9)
     assert str(play.push(text)) == canonical
-    assert canonical_entries(play) == [canonical]
+    assert play.entries == [canonical]
 
 
 @pytest.mark.parametrize("text", ["b e5", "e", "55", "e5 f5", "x9", "", "e5-f5", "j1", "pas"])
@@ -397,7 +397,7 @@ def test_referee_appends_explicit_passes_R_G3(moves, written, passes_after):
         play.push(text)
         passes = play.push_forced_passes()
         assert [str(p) for p in passes] == (["pass"] if number in passes_after else [])
-    assert canonical_entries(play) == written
+    assert play.entries == written
     assert play.outcome() is not None
     assert play.push_forced_passes() == []  # no pass after the end
 
@@ -525,7 +525,7 @@ def test_most_groups_wins_over_more_hermits_R_HE5():
     # d5 touch c5 only (2).
     moves = ["d3", "e5", "c5", "a3", "b2", "e3", "c2", "a1", "c3", "c1", "e4", "b1", "b3"]
     play = referee_play(moves, board="hex", size=3, stones=9)
-    assert canonical_entries(play) == moves[:8] + ["pass"] + moves[8:9] + ["pass"] + moves[9:10] \
+    assert play.entries == moves[:8] + ["pass"] + moves[8:9] + ["pass"] + moves[9:10] \
         + ["pass"] + moves[10:11] + ["pass"] + moves[11:12] + ["pass"] + moves[12:]
     assert play.game.score(play.state) == {"1": counts(2, 1, 1, 0), "2": counts(3, 0, 3, 0)}
     assert play.outcome().winners == (2,)

@@ -18,7 +18,7 @@ from referee.errors import IllegalMoveError, NotationError, RecordError
 from referee.games import GAMES
 from referee.games.odd import Dustin, Odd
 from referee.record import Record, parse_record
-from referee.replay import canonical_entries, replay, start
+from referee.replay import replay, start
 
 ROWS_3 = [
     ["a1", "b1", "c1"],
@@ -179,7 +179,7 @@ def test_notation_is_case_and_space_tolerant_and_stored_canonically(text, canoni
     play = new()  # default board: side 5, a1 … i9
     move = play.push(text)
     assert str(move) == canonical
-    assert canonical_entries(play) == [canonical]
+    assert play.entries == [canonical]
 
 
 @pytest.mark.parametrize(
@@ -233,7 +233,7 @@ def test_placement_on_an_occupied_cell_is_illegal_R_OD2(second):
         play.push(second)
     # the refused move changes nothing
     assert play.plies == 1 and play.to_move() == 2
-    assert canonical_entries(play) == ["b e5"]
+    assert play.entries == ["b e5"]
 
 
 def test_either_seat_places_either_colour_R_OD2():
@@ -404,7 +404,7 @@ def test_dustin_plays_and_scores_like_odd_R_OD1(board, min_group):
     assert b.game.id == "dustin"
     assert b.outcome().winners == a.outcome().winners
     assert b.game.score(b.state) == a.game.score(a.state)
-    assert canonical_entries(b) == canonical_entries(a)
+    assert b.entries == a.entries
 
 
 # -- resignation and the end (R-G2) ----------------------------------------------------------
@@ -457,7 +457,7 @@ def test_record_of_a_full_board_replays_with_its_result_R_OD2():
     moves = [f"{BOARD_B[c].upper()}  {c.upper()}" for c in CELLS_3]  # sloppy spelling on purpose
     play = replay(parse_record(_toml(moves, [2])))  # board B, min_group 3: 4 groups, even
     assert play.outcome().winners == (2,)
-    assert canonical_entries(play) == [f"{BOARD_B[c]} {c}" for c in CELLS_3]
+    assert play.entries == [f"{BOARD_B[c]} {c}" for c in CELLS_3]
     with pytest.raises(RecordError):
         replay(parse_record(_toml(moves, [1])))
 

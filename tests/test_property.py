@@ -54,7 +54,7 @@ def test_random_legal_games_end_and_round_trip_through_the_record(game_options, 
                     moves=[Entry(str(m)) for m in play.played],
                     result={"winners": list(outcome.winners), "reason": outcome.reason})
     again = replay(parse_record(record.to_toml().encode()))
-    assert [str(m) for m in again.played] == [str(m) for m in play.played]
+    assert again.entries == play.entries
     assert again.outcome() == outcome
     assert again.game.score(again.state) == play.game.score(play.state)
 

@@ -141,7 +141,7 @@ def test_both_forms_replay_to_the_same_game():
         'format = 1\ngame = "odd"\n[[moves]]\nmove = "b e5"\n[[moves]]\nmove = "w d4"\n'
         '[[moves]]\nmove = "b e6"\n'
     )
-    assert [str(m) for m in plain.played] == [str(m) for m in tables.played] == ["b e5", "w d4", "b e6"]
+    assert plain.entries == tables.entries == ["b e5", "w d4", "b e6"]
     assert plain.state.stones == tables.state.stones
 
 

@@ -37,8 +37,8 @@ import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from referee.record import Entry, Record, parse_record
-from referee.replay import Replay, replay, start
+from referee.record import Record, parse_record
+from referee.replay import Replay, play_move, replay, start
 
 ROOT = Path(__file__).resolve().parent.parent
 DEFAULT_OUT = ROOT / "sample_games"
@@ -149,14 +149,8 @@ def _new_record(game: str, options: dict, players: tuple[str, str]) -> tuple[Rec
 def _submit(play: Replay, record: Record, text: str, stamp: dt.datetime, comment: str | None) -> int:
     """One `referee move`: check and play the move, append it in canonical form with the passes
     that follow it, and write [result] if the game ended. Returns the number of passes."""
-    played = play.push(text)
-    passes = play.push_forced_passes()
-    record.moves.append(Entry(str(played), stamp, comment))
-    record.moves.extend(Entry(str(p), stamp) for p in passes)
-    outcome = play.outcome()
-    if outcome is not None:
-        record.result = {"winners": list(outcome.winners), "reason": outcome.reason}
-    return len(passes)
+    assert play.record is record
+    return len(play_move(play, text, comment=comment, at=stamp)) - 1
 
 
 def build(sample: Sample) -> str:

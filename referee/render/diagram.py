@@ -20,19 +20,6 @@ def option_summary(options: dict[str, object]) -> str:
     return ", ".join(f"{k} {v}" for k, v in options.items())
 
 
-def result_sentence(play: Replay, ply: int | None = None) -> str:
-    """`status`'s result: "Seat 1 to move", "Seat 2 wins: …", "Draw: …"."""
-    outcome = play.outcome(ply)
-    if outcome is None:
-        return f"Seat {play.to_move(ply)} to move"
-    if not outcome.winners:
-        return f"Draw: {outcome.reason}"
-    if len(outcome.winners) == 1:
-        return f"Seat {outcome.winners[0]} wins: {outcome.reason}"
-    seats = ", ".join(str(s) for s in outcome.winners)
-    return f"Seats {seats} win: {outcome.reason}"
-
-
 @dataclass
 class Header:
     """The words around a board: the same in text and SVG."""
@@ -63,7 +50,7 @@ def header(play: Replay, ply: int) -> Header:
         legend=[(k.key, k.glyph, k.label) for k in picture.kinds],
         last=last,
         status=game.status_lines(play.states[ply]),
-        result=result_sentence(play, ply),
+        result=play.result_sentence(ply),
     )
 
 
