@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import functools
 import json
-import sys
+import secrets
 from enum import Enum
 from pathlib import Path
 from typing import Any, Callable, Optional
@@ -86,6 +86,27 @@ def _options(game: Game, pairs: list[str] | None) -> dict[str, Any]:
         raise UsageError(str(exc)) from None
 
 
+def _data_file(game: Game, option: str, kind: str, value: str) -> dict[str, Any]:
+    """The content of a data option's file: built in, or a path read from the current folder
+    (SPEC §1: its content is copied into the record, which never depends on the file again)."""
+    import tomllib
+
+    from referee.data import builtin_data
+
+    content = builtin_data(kind, value)
+    if content is not None:
+        return content
+    try:
+        text = Path(value).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        reason = getattr(exc, "strerror", None) or "not UTF-8 text"
+        raise UsageError(f"{value}: cannot read the {option} file for {game.name}: {reason}") from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise UsageError(f"{value}: the {option} file is not valid TOML: {exc}") from None
+
+
 def _load(file: str):
     from referee.record import read_record
     from referee.replay import replay
@@ -118,6 +139,7 @@ def _status_json(play) -> dict[str, Any]:
         "winners": list(outcome.winners) if outcome else [],
         "result": play.result_sentence(),
         "score": play.game.score(play.state),
+        **play.game.status_extra(play.state),
         "options": play.options,
         "players": {str(s): play.record.player_name(s) for s in play.record.players},
     }
@@ -172,12 +194,17 @@ def new_command(
         seat_text, sep, name = item.partition("=")
         if not sep or not seat_text.strip().isdigit() or not name.strip():
             raise UsageError(f"--player takes SEAT=NAME, e.g. --player 1=Ann, not {item!r}")
-        seat = int(seat_text)
-        if not 1 <= seat <= game.seats[1]:
-            raise UsageError(f"{game.name} has seats 1–{game.seats[1]}, not {seat}")
+        seat, seats = int(seat_text), game.seat_count(options)
+        if not 1 <= seat <= seats:
+            raise UsageError(f"{game.name} has seats 1–{seats} here, not {seat}")
         players[seat] = {"name": name.strip()}
     _refuse_existing(output, force)
-    record = Record(game.id, options, players, path=str(output))
+    files = {name: _data_file(game, name, kind, options[name]) for name, kind in game.data_options.items()}
+    try:
+        setup = game.new_setup(options, files, secrets.randbits(63))
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    record = Record(game.id, options, players, setup, path=str(output))
     write_atomic(output, record.to_toml(), force=True)
     typer.echo(text_diagram(start(record)), nl=False)
 
@@ -267,7 +294,7 @@ def status_command(
         return
     from referee.render.diagram import header
 
-    head = header(play, play.plies)
+    head = header(play, play.plies, play.game.picture(play.state, play.last_move()))
     typer.echo(head.title)
     for line in head.players:
         typer.echo(line)
@@ -286,15 +313,17 @@ def moves_command(
 ) -> None:
     """List the legal moves of the seat to move, in canonical notation."""
     play = _load(file)
-    if after is not None:
-        raise UsageError(f"--after is for games with several actions a turn; {play.game.name} has one")
     to_move = play.to_move()
-    moves = [str(m) for m in play.game.legal_moves(play.state)] if to_move is not None else []
+    listing = play.game.move_listing(play.state, after) if to_move is not None else {"moves": []}
     if as_json:
-        typer.echo(json.dumps({"to_move": to_move, "moves": moves}))
+        typer.echo(json.dumps({"to_move": to_move, **listing}))
         return
     if to_move is None:
         typer.echo("The game is over: no moves.")
+        return
+    moves = listing["moves"]
+    if "pattern" in listing:
+        typer.echo(f"Seat {to_move} plays: {listing['pattern']}")
         return
     typer.echo(f"Seat {to_move} has {len(moves)} legal moves:")
     typer.echo(_wrap(moves))

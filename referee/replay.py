@@ -7,12 +7,14 @@ game, the `[result]` check) and locates every error at its file, line, ply and m
 
 from __future__ import annotations
 
+import copy
 import datetime as dt
 from dataclasses import dataclass, field
 from typing import Any
 
 from referee.errors import IllegalMoveError, RecordError, RefereeError
 from referee.games import GAMES, Game, Move, Outcome
+from referee.data import builtin_data
 from referee.record import Entry, Record
 
 RESIGN = "resign"
@@ -62,6 +64,8 @@ class Replay:
         outcome = self.outcome(ply)
         if outcome is None:
             return f"Seat {self.to_move(ply)} to move"
+        if outcome.summary:
+            return outcome.summary
         if not outcome.winners:
             return f"Draw: {outcome.reason}"
         if len(outcome.winners) == 1:
@@ -77,7 +81,7 @@ class Replay:
 
     @property
     def seats(self) -> range:
-        return range(1, self.game.seats[1] + 1)
+        return range(1, self.game.seat_count(self.options) + 1)
 
     def last_move(self, ply: int | None = None) -> Move | None:
         ply = self.plies if ply is None else ply
@@ -113,23 +117,42 @@ class Replay:
 def start(record: Record) -> Replay:
     """The replay of an empty game for this record's game, options and setup."""
     game = GAMES.get(record.game.lower())
+    where = {"file": record.path}
     if game is None:
-        raise RecordError(
-            f"unknown game {record.game!r} (known: {', '.join(GAMES)})", file=record.path
-        )
+        raise RecordError(f"unknown game {record.game!r} (known: {', '.join(GAMES)})", **where)
     try:
         options = game.resolve_options(record.options)
     except ValueError as exc:
-        raise RecordError(str(exc), file=record.path) from None
+        raise RecordError(str(exc), **where) from None
     unknown = [key for key in record.setup if key not in game.setup_keys]
     if unknown:
         allowed = ", ".join(game.setup_keys) or f"none for {game.name}"
-        raise RecordError(f"unknown key {unknown[0]!r} in [setup] (allowed: {allowed})", file=record.path)
+        raise RecordError(f"unknown key {unknown[0]!r} in [setup] (allowed: {allowed})", **where)
+    seats = game.seat_count(options)
     for seat in record.players:
-        if not 1 <= seat <= game.seats[1]:
-            raise RecordError(f"[players] names seat {seat}, but {game.name} has seats 1–{game.seats[1]}",
-                              file=record.path)
-    return Replay(record, game, options, [game.start(options, record.setup)])
+        if not 1 <= seat <= seats:
+            raise RecordError(f"[players] names seat {seat}, but {game.name} has seats 1–{seats}", **where)
+    setup = dict(record.setup)
+    try:
+        for name, kind in game.data_options.items():
+            if name not in setup:
+                # SPEC §3: without [setup] content, the built-in file the option names is used.
+                setup[name] = game.setup_from_file(name, load_builtin(kind, options[name], name))
+        state = game.start(options, setup)
+    except ValueError as exc:
+        raise RecordError(str(exc), **where) from None
+    return Replay(record, game, options, [state])
+
+
+def load_builtin(kind: str, value: str, option: str) -> dict[str, Any]:
+    """A data file shipped with the referee, e.g. kind "crab-deck", value "sample"."""
+    content = builtin_data(kind, value)  # cached and shared: the caller gets its own copy
+    if content is None:
+        raise ValueError(
+            f"option {option} = {value!r} names no built-in {kind.split('-')[-1]}, "
+            f"and the record's [setup] holds no {option} of its own"
+        )
+    return copy.deepcopy(content)
 
 
 def replay(record: Record) -> Replay:

@@ -10,17 +10,24 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
+import random
 from typing import Any, ClassVar, Mapping
 
+from referee.errors import UsageError
 from referee.picture import Picture
 
 
 @dataclass(frozen=True)
 class Outcome:
-    """The end of a game: who won (empty for a draw or a lost solo game) and why, in words."""
+    """The end of a game: who won (empty for a draw or a lost solo game) and why, in words.
+
+    `summary` is the whole result sentence where "Seat N wins: …" or "Draw: …" would not fit,
+    e.g. a lost solo game.
+    """
 
     winners: tuple[int, ...]
     reason: str
+    summary: str | None = None
 
 
 @dataclass(frozen=True)
@@ -98,6 +105,10 @@ class Game(ABC):
     seats: ClassVar[tuple[int, int]] = (2, 2)  # fewest and most seats
     options: ClassVar[tuple[Option, ...]] = ()
     setup_keys: ClassVar[tuple[str, ...]] = ()  # the keys a record's [setup] may hold
+    # Options that name a data file: a built-in one (shipped in referee/data as
+    # "<kind>-<value>.toml") or a path. Option name → kind. The file's content goes into the
+    # record's [setup] under the option's name (SPEC §1, §3), through `setup_from_file`.
+    data_options: ClassVar[dict[str, str]] = {}
     notation: ClassVar[str]  # one line that teaches the move form
 
     # -- options -----------------------------------------------------------------------------
@@ -110,6 +121,24 @@ class Game(ABC):
                 names = ", ".join(known) or "none"
                 raise ValueError(f"{self.id} has no option {key!r} (options: {names})")
         return {o.name: o.check(given[o.name]) if o.name in given else o.default for o in self.options}
+
+    def seat_count(self, options: Mapping[str, Any]) -> int:
+        """How many seats a game with these options has."""
+        return self.seats[1]
+
+    # -- setup -------------------------------------------------------------------------------
+
+    def setup_from_file(self, option: str, content: Mapping[str, Any]) -> Any:
+        """What [setup] holds for a data option, given the parsed file; raises ValueError."""
+        return dict(content)
+
+    def new_setup(
+        self, options: Mapping[str, Any], files: Mapping[str, Mapping[str, Any]], entropy: int
+    ) -> dict[str, Any]:
+        """The [setup] that `referee new` writes: the data files' content, and whatever the game
+        fixes before the first ply (a deal). `entropy` is a random number from outside the rules,
+        for games that shuffle; raises ValueError for a bad data file."""
+        return {name: self.setup_from_file(name, content) for name, content in files.items()}
 
     # -- play --------------------------------------------------------------------------------
 
@@ -128,6 +157,19 @@ class Game(ABC):
     @abstractmethod
     def legal_moves(self, state: Any) -> list[Move]:
         """Every legal entry for the seat to move, in board order."""
+
+    def move_listing(self, state: Any, after: str | None) -> dict[str, Any]:
+        """What `moves --json` prints besides `to_move`: the legal entries (SPEC §4).
+
+        Games with several actions a turn list the next actions, after those in `after`.
+        """
+        if after is not None:
+            raise UsageError(f"--after is for games with several actions a turn; {self.name} has one")
+        return {"moves": [str(m) for m in self.legal_moves(state)]}
+
+    def random_move(self, state: Any, rng: random.Random) -> Move:
+        """A legal move chosen at random, for property tests and sample games."""
+        return rng.choice(self.legal_moves(state))
 
     @abstractmethod
     def to_move(self, state: Any) -> int | None:
@@ -148,6 +190,10 @@ class Game(ABC):
     @abstractmethod
     def score(self, state: Any) -> dict[str, Any]:
         """The `score` object of `status --json` (SPEC §4)."""
+
+    def status_extra(self, state: Any) -> dict[str, Any]:
+        """Keys that `status --json` gives beside the common ones (e.g. harmijan's colours)."""
+        return {}
 
     @abstractmethod
     def status_lines(self, state: Any) -> list[str]:

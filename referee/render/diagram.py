@@ -6,8 +6,10 @@ Everything a template shows is computed here: the templates only place values an
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any, Callable
 
 from referee.render.board import LABEL_SIZE, board_shapes, text_rows
+from referee.picture import Picture
 from referee.render.templates import render
 from referee.replay import Replay
 
@@ -32,10 +34,10 @@ class Header:
     result: str
 
 
-def header(play: Replay, ply: int) -> Header:
+def header(play: Replay, ply: int, picture: Any) -> Header:
     game, record = play.game, play.record
-    picture = game.picture(play.states[ply], play.last_move(ply))
-    glyphs = {kind.seat: kind.glyph for kind in picture.kinds if kind.seat}
+    kinds = getattr(picture, "kinds", ())
+    glyphs = {kind.seat: kind.glyph for kind in kinds if kind.seat}
     players = []
     for seat in play.seats:
         line = f"Seat {seat}" + (f" ({glyphs[seat]})" if seat in glyphs else "")
@@ -47,7 +49,7 @@ def header(play: Replay, ply: int) -> Header:
     return Header(
         title=f"{game.name} ({game.credit}) · {option_summary(play.options)}",
         players=players,
-        legend=[(k.key, k.glyph, k.label) for k in picture.kinds],
+        legend=[(k.key, k.glyph, k.label) for k in kinds],
         last=last,
         status=game.status_lines(play.states[ply]),
         result=play.result_sentence(ply),
@@ -55,11 +57,23 @@ def header(play: Replay, ply: int) -> Header:
 
 
 def text_diagram(play: Replay, ply: int | None = None) -> str:
+    """The position after `ply` (default: the last) as text for a mail body."""
     ply = play.plies if ply is None else ply
     picture = play.game.picture(play.states[ply], play.last_move(ply))
+    return DRAWERS[type(picture)][0](picture, header(play, ply, picture))
+
+
+def svg_diagram(play: Replay, ply: int | None = None) -> str:
+    """The position after `ply` (default: the last) as an SVG picture to attach."""
+    ply = play.plies if ply is None else ply
+    picture = play.game.picture(play.states[ply], play.last_move(ply))
+    return DRAWERS[type(picture)][1](picture, header(play, ply, picture))
+
+
+def grid_text(picture: Picture, head: Header) -> str:
     glyphs = {cell: _glyph(picture, kind) for cell, kind in picture.pieces.items()}
     rows = text_rows(picture.grid, glyphs, picture.marks)
-    return render("diagram.txt.j2", head=header(play, ply), rows=rows)
+    return render("diagram.txt.j2", head=head, rows=rows)
 
 
 def _glyph(picture, kind: str) -> str:
@@ -95,10 +109,7 @@ class SvgKey:
     text: SvgText
 
 
-def svg_diagram(play: Replay, ply: int | None = None) -> str:
-    ply = play.plies if ply is None else ply
-    picture = play.game.picture(play.states[ply], play.last_move(ply))
-    head = header(play, ply)
+def grid_svg(picture: Picture, head: Header) -> str:
     shapes = board_shapes(picture.grid)
     above = [SvgText(0, 0, "head", head.title)] + [SvgText(0, 0, "text", p) for p in head.players]
     below = ([head.last] if head.last else []) + head.status
@@ -154,3 +165,9 @@ def svg_diagram(play: Replay, ply: int | None = None) -> str:
         stone_radius=round(SVG_UNIT * 0.4, 2),
         mark_radius=round(SVG_UNIT * 0.12, 2),
     )
+
+
+# Each kind of picture a game can return, and how it is drawn: (text, SVG).
+DRAWERS: dict[type, tuple[Callable[[Any, Header], str], Callable[[Any, Header], str]]] = {
+    Picture: (grid_text, grid_svg),
+}
