@@ -25,17 +25,22 @@ Folders and files:
                   by the last stone), hermit-hex-passes, hermit-hex-4-finished, hermit-hex-resign,
                   hermit-hex-in-progress
 
+The samples of the other games come from tools/samples_<game>.py, one module per game with a
+`render()` returning {relative path: record text}; this script collects them all.
+
 Run: .venv/bin/python tools/make_samples.py [OUT_DIR]
 """
 
 from __future__ import annotations
 
 import argparse
+import importlib.util
 import datetime as dt
 import random
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from referee.record import Record, parse_record
 from referee.replay import Replay, play_move, replay, start
@@ -316,9 +321,24 @@ def render() -> dict[str, str]:
     here before it is returned, so the script never writes an invalid record."""
     texts = {s.path: build(s) for s in SAMPLES}
     texts.update({path: make() for path, make in HANDWRITTEN.items()})
+    for module in _game_generators():
+        texts.update(module.render())
     for path, text in texts.items():
         replay(parse_record(text.encode("utf-8"), path))
     return dict(sorted(texts.items()))
+
+
+def _game_generators() -> list[Any]:
+    """The other games' generators: every tools/samples_<game>.py, each with a `render()` that
+    returns {relative path: record text} like the one here."""
+    modules = []
+    for path in sorted(Path(__file__).resolve().parent.glob("samples_*.py")):
+        spec = importlib.util.spec_from_file_location(f"referee_tools_{path.stem}", path)
+        module = importlib.util.module_from_spec(spec)
+        sys.modules[spec.name] = module  # dataclasses look their module up here
+        spec.loader.exec_module(module)
+        modules.append(module)
+    return modules
 
 
 def write_samples(out: Path) -> list[Path]:
