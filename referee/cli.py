@@ -174,9 +174,9 @@ def games_command(as_json: bool = typer.Option(False, "--json", help="Print JSON
 @_guard
 def new_command(
     game_name: str = typer.Argument(..., metavar="GAME", help="Game id, e.g. odd."),
-    output: str = typer.Option(..., "-o", "--output", help="The record file to write."),
-    option: Optional[list[str]] = typer.Option(None, "-O", "--option", help="Game option key=value, e.g. -O size=6."),
-    player: Optional[list[str]] = typer.Option(None, "--player", help="SEAT=NAME, e.g. --player '1=Ann <ann@example.org>'."),
+    output: str = typer.Option(..., "-o", "--output", metavar="FILE", help="The record file to write."),
+    option: Optional[list[str]] = typer.Option(None, "-O", "--option", metavar="KEY=VALUE", help="Game option key=value, e.g. -O size=6."),
+    player: Optional[list[str]] = typer.Option(None, "--player", metavar="SEAT=NAME", help="SEAT=NAME, e.g. --player '1=Ann <ann@example.org>'."),
     force: bool = typer.Option(False, "--force", help="Replace FILE if it exists."),
 ) -> None:
     """Start a game: write a new record and print the empty board.
@@ -212,17 +212,19 @@ def new_command(
 @app.command("move")
 @_guard
 def move_command(
-    file: str = typer.Argument(..., help="The record file."),
-    move: str = typer.Argument(..., help="The move, in the game's notation (see `referee games`)."),
-    seat: Optional[int] = typer.Option(None, "--as", help="Refuse the move unless SEAT is to move."),
-    comment: Optional[str] = typer.Option(None, "--comment", help="A comment stored with the move."),
-    svg: Optional[str] = typer.Option(None, "--svg", help="Also write the new diagram as SVG to OUT."),
+    file: str = typer.Argument(..., metavar="FILE", help="The record file."),
+    move: str = typer.Argument(..., metavar="MOVE", help="The move, in the game's notation (see `referee games`)."),
+    seat: Optional[int] = typer.Option(None, "--as", metavar="SEAT", help="Refuse the move unless SEAT is to move."),
+    comment: Optional[str] = typer.Option(None, "--comment", metavar="TEXT", help="A comment stored with the move."),
+    svg: Optional[str] = typer.Option(None, "--svg", metavar="OUT", help="Also write the new diagram as SVG to OUT."),
     force: bool = typer.Option(False, "--force", help="Replace the --svg file if it exists."),
 ) -> None:
     """Check MOVE against the rules, append it to FILE and print the new board.
 
     A refused move leaves FILE byte-for-byte unchanged. Passes of a seat that cannot act are
-    appended for it. Example: referee move game.toml "b e5" --as 1
+    appended for it.
+
+    Example: referee move game.toml "b e5" --as 1
     """
     from referee.record import now, write_atomic
     from referee.render.diagram import svg_diagram, text_diagram
@@ -242,7 +244,7 @@ def move_command(
 @app.command("validate")
 @_guard
 def validate_command(
-    files: list[str] = typer.Argument(..., help="Record files to check."),
+    files: list[str] = typer.Argument(..., metavar="FILE...", help="Record files to check."),
     as_json: bool = typer.Option(False, "--json", help="Print a JSON list, one object per file."),
 ) -> None:
     """Replay and check every record; exit 0 only if all are valid (2 if a file is missing)."""
@@ -283,7 +285,7 @@ def validate_command(
 @app.command("status")
 @_guard
 def status_command(
-    file: str = typer.Argument(..., help="The record file."),
+    file: str = typer.Argument(..., metavar="FILE", help="The record file."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON (SPEC §4)."),
 ) -> None:
     """Whose turn it is, the score, and the result once the game is over."""
@@ -307,9 +309,9 @@ def status_command(
 @app.command("moves")
 @_guard
 def moves_command(
-    file: str = typer.Argument(..., help="The record file."),
+    file: str = typer.Argument(..., metavar="FILE", help="The record file."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON (SPEC §4)."),
-    after: Optional[str] = typer.Option(None, "--after", help="Actions already chosen this turn (multi-action games)."),
+    after: Optional[str] = typer.Option(None, "--after", metavar="ACTIONS", help="Actions already chosen this turn (multi-action games)."),
 ) -> None:
     """List the legal moves of the seat to move, in canonical notation."""
     play = _load(file)
@@ -342,10 +344,10 @@ def _wrap(words: list[str], width: int = 78) -> str:
 @app.command("show")
 @_guard
 def show_command(
-    file: str = typer.Argument(..., help="The record file."),
-    ply: Optional[int] = typer.Option(None, "--ply", help="Show the board after ply N (0 is the start; default the last)."),
+    file: str = typer.Argument(..., metavar="FILE", help="The record file."),
+    ply: Optional[int] = typer.Option(None, "--ply", metavar="N", help="Show the board after ply N (0 is the start; default the last)."),
     fmt: Format = typer.Option(Format.text, "--format", help="text for a mail body, svg to attach."),
-    output: Optional[str] = typer.Option(None, "-o", "--output", help="Write to OUT instead of printing."),
+    output: Optional[str] = typer.Option(None, "-o", "--output", metavar="OUT", help="Write to OUT instead of printing."),
     force: bool = typer.Option(False, "--force", help="Replace OUT if it exists."),
 ) -> None:
     """Draw the board after a ply, as text or SVG."""
@@ -363,9 +365,9 @@ def show_command(
 @_guard
 def board_command(
     game_name: str = typer.Argument(..., metavar="GAME", help="Game id, e.g. odd."),
-    option: Optional[list[str]] = typer.Option(None, "-O", "--option", help="Game option key=value, e.g. -O size=8."),
+    option: Optional[list[str]] = typer.Option(None, "-O", "--option", metavar="KEY=VALUE", help="Game option key=value, e.g. -O size=8."),
     paper: Paper = typer.Option(Paper.a4, "--paper", help="Sheet size."),
-    output: Optional[str] = typer.Option(None, "-o", "--output", help="Write the SVG to OUT instead of printing it."),
+    output: Optional[str] = typer.Option(None, "-o", "--output", metavar="OUT", help="Write the SVG to OUT instead of printing it."),
     force: bool = typer.Option(False, "--force", help="Replace OUT if it exists."),
 ) -> None:
     """A blank board to print, true to size (SVG in millimetres), with coordinates."""
