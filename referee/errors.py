@@ -44,7 +44,9 @@ class RefereeError(Exception):
         if self.ply is not None:
             place += f"ply {self.ply}"
             if self.move is not None:
-                place += f" ({self.move})"
+                # A hostile record may hold a huge move: show its start, not all of it.
+                move = self.move if len(self.move) <= 60 else self.move[:57] + "…"
+                place += f" ({move})"
             if self.action is not None:
                 place += f", action {self.action}"
             place += ": "

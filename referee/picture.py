@@ -25,10 +25,18 @@ class PieceKind:
 class Picture:
     """A grid board with pieces on it.
 
-    `pieces` maps a cell to a PieceKind key; `marks` are the cells of the last move.
+    `pieces` maps a cell to a PieceKind key; `marks` are the cells of the last move. Games whose
+    stones move and capture also give the last move's `path` (the cells it went from and to,
+    drawn as an arrow), the cells where it took a stone (`bites`), and `tags`: a short word
+    written on a stone (e.g. the scoring class it counts in at the end). `notes` are lines of
+    words about the picture, shown under the last move (what it did, how the end was scored).
     """
 
     grid: Grid
     kinds: tuple[PieceKind, ...]
     pieces: dict[int, str] = field(default_factory=dict)
     marks: set[int] = field(default_factory=set)
+    path: tuple[int, ...] = ()
+    bites: set[int] = field(default_factory=set)
+    tags: dict[int, str] = field(default_factory=dict)
+    notes: tuple[str, ...] = ()

@@ -26,6 +26,12 @@ PENDING_KEYS = ("if", "then")
 RESULT_KEYS = ("winners", "reason")
 PLAYER_KEYS = ("name", "key")
 
+# Records arrive from strangers by mail: anything beyond these is refused before it costs much.
+MAX_RECORD_BYTES = 5_000_000
+MAX_PLIES = 20_000
+MAX_MOVE_CHARS = 500  # a whole Hermetica turn is well under 100
+MAX_TEXT_CHARS = 10_000  # comments, names, reasons
+
 
 @dataclass
 class Entry:
@@ -41,7 +47,7 @@ class Entry:
     def to_toml(self) -> str:
         lines = [tomli_w.dumps({"move": self.move})]
         if self.at is not None:
-            lines.append(f"at = {_datetime(self.at)}\n")
+            lines.append(f"at = {toml_datetime(self.at)}\n")
         for key in ("comment", "digest", "signature"):
             value = getattr(self, key)
             if value is not None:
@@ -49,7 +55,7 @@ class Entry:
         return "".join(lines)
 
 
-def _datetime(at: dt.datetime) -> str:
+def toml_datetime(at: dt.datetime) -> str:
     """A TOML date-time in the RFC 3339 form players know: 2026-11-22T14:01:00Z."""
     text = at.isoformat()
     return text[:-6] + "Z" if text.endswith("+00:00") else text
@@ -106,6 +112,8 @@ def read_record(path: str | os.PathLike[str]) -> Record:
     """Read and check the shape of a record file. The rules are checked later, by the replay."""
     name = str(path)
     try:
+        if Path(path).stat().st_size > MAX_RECORD_BYTES:
+            raise RecordError(f"larger than {MAX_RECORD_BYTES // 1_000_000} MB: not a game record", file=name)
         data = Path(path).read_bytes()
     except FileNotFoundError:
         raise UsageError(f"{name}: no such file") from None
@@ -117,6 +125,8 @@ def read_record(path: str | os.PathLike[str]) -> Record:
 
 
 def parse_record(data: bytes, name: str = "<record>") -> Record:
+    if len(data) > MAX_RECORD_BYTES:
+        raise RecordError(f"larger than {MAX_RECORD_BYTES // 1_000_000} MB: not a game record", file=name)
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -127,6 +137,8 @@ def parse_record(data: bytes, name: str = "<record>") -> Record:
         line = _decode_error_line(str(exc))
         reason = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc)) or "broken TOML"
         raise RecordError(f"broken TOML: {reason}", file=name, line=line) from None
+    except RecursionError:
+        raise RecordError("broken TOML: arrays or tables nested too deeply", file=name) from None
     return _build(doc, text, name)
 
 
@@ -203,6 +215,8 @@ def _players(table: dict[str, Any], name: str) -> dict[int, dict[str, str]]:
         _check_keys(value, PLAYER_KEYS, f"player {seat_text}", name)
         if not all(isinstance(v, str) for v in value.values()) or "name" not in value:
             raise _fail(f"player {seat_text} needs a name, and name and key are text", name)
+        if any(len(v) > MAX_TEXT_CHARS for v in value.values()):
+            raise _fail(f"player {seat_text}: a name or key of over {MAX_TEXT_CHARS} characters", name)
         players[int(seat_text)] = value
     return players
 
@@ -210,6 +224,8 @@ def _players(table: dict[str, Any], name: str) -> dict[int, dict[str, str]]:
 def _moves(raw: Any, text: str, name: str) -> list[Entry]:
     if not isinstance(raw, list):
         raise _fail("moves must be a list of strings or [[moves]] tables", name)
+    if len(raw) > MAX_PLIES:
+        raise _fail(f"more than {MAX_PLIES} plies: not a game record", name)
     lines = _entry_lines(text, len(raw))
     entries = []
     for i, item in enumerate(raw):
@@ -238,6 +254,12 @@ def _moves(raw: Any, text: str, name: str) -> list[Entry]:
                 raise RecordError(f"{key} must be text", file=name, line=line, ply=i + 1, move=item["move"])
         entries.append(Entry(item["move"], at, item.get("comment"), item.get("digest"),
                              item.get("signature"), line))
+    for ply, entry in enumerate(entries, 1):
+        longest = max(len(entry.move), *(len(v or "") for v in (entry.comment, entry.digest, entry.signature)))
+        limit = MAX_MOVE_CHARS if len(entry.move) > MAX_MOVE_CHARS else MAX_TEXT_CHARS
+        if longest > limit:
+            raise RecordError(f"a text of {longest} characters is too long here (at most {limit})",
+                              file=name, line=entry.line, ply=ply)
     return entries
 
 
@@ -323,20 +345,23 @@ def _string_end(line: str, start: int) -> int:
 # -- writing ---------------------------------------------------------------------------------
 
 
-def write_atomic(path: str | os.PathLike[str], text: str, *, force: bool = True) -> None:
+def write_atomic(path: str | os.PathLike[str], text: str | bytes, *, force: bool = True) -> None:
     """Write `text` to `path` through a temporary file and a rename, so a reader (or a crash)
     sees either the old file whole or the new one whole, never a mixture."""
     target = Path(path)
     if not force and target.exists():
         raise UsageError(f"{target}: already exists (use --force to replace it)")
+    if target.is_symlink():
+        # Replace what the link points to, not the link itself, so the link keeps working.
+        target = target.resolve()
     directory = target.parent
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
     except OSError as exc:
         raise UsageError(f"{target}: cannot write: {exc.strerror}") from None
     try:
-        with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as handle:
-            handle.write(text)
+        with os.fdopen(fd, "wb") as handle:
+            handle.write(text.encode("utf-8") if isinstance(text, str) else text)
             handle.flush()
             os.fsync(handle.fileno())
         if target.exists():

@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import copy
 import datetime as dt
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from referee.errors import IllegalMoveError, RecordError, RefereeError
 from referee.games import GAMES, Game, Move, Outcome
 from referee.data import builtin_data
+from referee import seal
 from referee.record import Entry, Record
 
 RESIGN = "resign"
@@ -55,6 +56,8 @@ class Replay:
         ply = self.plies if ply is None else ply
         if self.resigned and ply >= self.resigned[0]:
             seat = self.resigned[1]
+            if self.game.cooperative:
+                return Outcome((), f"seat {seat} resigned", summary=f"Lost: seat {seat} resigned")
             others = tuple(s for s in self.seats if s != seat)
             return Outcome(others, f"seat {seat} resigned")
         return self.game.outcome(self.states[ply])
@@ -86,6 +89,10 @@ class Replay:
     def last_move(self, ply: int | None = None) -> Move | None:
         ply = self.plies if ply is None else ply
         return self.played[ply - 1] if ply else None
+
+    def fork(self) -> "Replay":
+        """A copy to try moves on; positions are values, so only the lists are copied."""
+        return replace(self, states=list(self.states), played=list(self.played), movers=list(self.movers))
 
     def push(self, text: str) -> Move:
         """Check and play one entry; on any error the replay is left exactly as it was."""
@@ -161,6 +168,7 @@ def replay(record: Record) -> Replay:
     for number, entry in enumerate(record.moves, 1):
         _push_entry(play, entry, number, record.path)
     _check_result(play)
+    seal.check(record, play.entries)
     return play
 
 
@@ -199,7 +207,8 @@ def play_move(
     """What `referee move` does to a record, short of writing it: check `text` (made by `seat`,
     when given), play it and the passes it forces (R-G3), and bring `play.record` up to date —
     every entry in canonical form (SPEC §3), the new ones stamped `at`, and [result] once the
-    game ends. Returns the moves appended. On any error the replay and record are unchanged."""
+    game ends, every ply sealed with its digest. Returns the moves appended. On any error the
+    replay and record are unchanged."""
     try:
         if play.outcome() is not None:
             raise IllegalMoveError(f"the game is over ({play.result_sentence()})")
@@ -217,4 +226,5 @@ def play_move(
     outcome = play.outcome()
     if outcome is not None:
         record.result = {"winners": list(outcome.winners), "reason": outcome.reason}
+    seal.seal(record, play.entries)
     return moves

@@ -286,7 +286,7 @@ def test_show_draws_any_ply_and_refuses_plies_beyond_the_record(cli):
     assert cli("show", path, "--format", "svg", "-o", "s.svg").exit_code == 0
     assert ET.parse("s.svg").getroot().tag.endswith("svg")
     assert cli("show", path, "--format", "svg", "-o", "s.svg").exit_code == 2
-    assert cli("show", path, "--format", "png").exit_code == 2
+    assert cli("show", path, "--format", "jpg").exit_code == 2
 
 
 def test_board_writes_a_true_to_size_sheet(cli):

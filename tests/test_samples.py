@@ -19,7 +19,7 @@ from referee.replay import replay
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_games"
 GENERATOR = ROOT / "tools" / "make_samples.py"
-FOLDERS = ("odd", "dustin", "hermit-square", "hermit-hex")
+FOLDERS = sorted(p.name for p in SAMPLES.iterdir() if p.is_dir())  # one folder per game
 FILES = sorted(SAMPLES.rglob("*.toml"))
 
 

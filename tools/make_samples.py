@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from referee import seal
 from referee.record import Record, parse_record
 from referee.replay import Replay, play_move, replay, start
 
@@ -180,6 +181,7 @@ def build(sample: Sample) -> str:
         _submit(play, record, "resign", sample.start + ply * HOUR, None)
     if last_comment is not None:
         record.moves[_last_move_index(record)].comment = last_comment
+        seal.seal(record, play.entries)  # the comment is part of what the digests cover
     if comments:
         raise SystemExit(f"{sample.path}: comments for plies that are passes or not played: {sorted(comments)}")
     _expect(sample, play, passes)

@@ -44,6 +44,8 @@ class Option:
     def describe(self) -> str:
         if self.choices:
             return f"{self.name} = {self.default!r} ({' / '.join(self.choices)})"
+        if self.minimum is None:
+            return f"{self.name} = {self.default!r}"
         return f"{self.name} = {self.default} ({self.minimum}–{self.maximum})"
 
     def from_text(self, text: str) -> int | str:
@@ -103,6 +105,9 @@ class Game(ABC):
     credit: ClassVar[str]  # designer and year, as the rule text gives them
     rules: ClassVar[str]  # the rule text's file name, for pointers in messages and the README
     seats: ClassVar[tuple[int, int]] = (2, 2)  # fewest and most seats
+    # True for a solo or cooperative game, where the seats win or lose together: a
+    # resignation there is a loss for every seat, not a win for the others (R-G2).
+    cooperative: ClassVar[bool] = False
     options: ClassVar[tuple[Option, ...]] = ()
     setup_keys: ClassVar[tuple[str, ...]] = ()  # the keys a record's [setup] may hold
     # Options that name a data file: a built-in one (shipped in referee/data as

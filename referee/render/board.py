@@ -75,8 +75,11 @@ def text_rows(grid: Grid, glyphs: dict[int, str], marks: set[int], empty: str = 
     for cell, (x, r) in positions.items():
         canvas[r][x + offset] = glyphs.get(cell, empty)
         if cell in marks:
-            canvas[r][x + offset - 1] = "["
-            canvas[r][x + offset + 1] = "]"
+            # Two marked cells side by side share the bracket between them: [X|X].
+            left = canvas[r][x + offset - 1]
+            canvas[r][x + offset - 1] = "|" if left == "]" else "["
+            right = canvas[r][x + offset + 1]
+            canvas[r][x + offset + 1] = "|" if right == "[" else "]"
     number_width = len(str(rows))
     lines = []
     for r in range(rows - 1, -2, -1):

@@ -5,10 +5,12 @@ Everything a template shows is computed here: the templates only place values an
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable
 
 from referee.render.board import LABEL_SIZE, board_shapes, text_rows
+from referee.render.crab import CrabPicture, crab_svg, crab_text
+from referee.render.hermetica import HermeticaPicture, hermetica_svg, hermetica_text
 from referee.picture import Picture
 from referee.render.templates import render
 from referee.replay import Replay
@@ -73,7 +75,15 @@ def svg_diagram(play: Replay, ply: int | None = None) -> str:
 def grid_text(picture: Picture, head: Header) -> str:
     glyphs = {cell: _glyph(picture, kind) for cell, kind in picture.pieces.items()}
     rows = text_rows(picture.grid, glyphs, picture.marks)
-    return render("diagram.txt.j2", head=head, rows=rows)
+    return render("diagram.txt.j2", head=_with_notes(head, picture), rows=rows)
+
+
+def _with_notes(head: Header, picture: Picture) -> Header:
+    """The picture's own lines (what the last move did, the scoring) go right under the last
+    move, before the game's status lines."""
+    if not picture.notes:
+        return head
+    return replace(head, status=[*picture.notes, *head.status])
 
 
 def _glyph(picture, kind: str) -> str:
@@ -110,6 +120,7 @@ class SvgKey:
 
 
 def grid_svg(picture: Picture, head: Header) -> str:
+    head = _with_notes(head, picture)
     shapes = board_shapes(picture.grid)
     above = [SvgText(0, 0, "head", head.title)] + [SvgText(0, 0, "text", p) for p in head.players]
     below = ([head.last] if head.last else []) + head.status
@@ -119,6 +130,9 @@ def grid_svg(picture: Picture, head: Header) -> str:
     longest = max(len(t.text) for t in [*above, SvgText(0, 0, "", head.result)]) * 0.6 * 15
     longest = max([longest] + [len(line) * 0.6 * 13 for line in below])
     width = max(board_w, longest, 590.0) + 2 * SVG_MARGIN
+    # The legend is one line, 140 px an entry: room for the moved-stone and bite keys too.
+    keys_count = len(head.legend) + 1 + bool(picture.path) + bool(picture.bites)
+    width = max(width, keys_count * 140.0 + 2 * SVG_MARGIN)
     legend_y = board_top + board_h + LINE
     height = legend_y + (len(below) + 2) * LINE + SVG_MARGIN
     left = (width - board_w) / 2
@@ -147,10 +161,19 @@ def grid_svg(picture: Picture, head: Header) -> str:
     texts.append(SvgText(SVG_MARGIN, round(legend_y + (len(below) + 1.3) * LINE, 2), "result", head.result))
     keys = [(f"stone-{key}", 7.0, f"{label} ({glyph})") for key, glyph, label in head.legend]
     keys.append(("lastmark", 5.0, "last move"))
+    if picture.path:
+        keys.append(("pathkey", 5.0, "stone moved"))
+    if picture.bites:
+        keys.append(("bite", 9.0, "bite"))
     legend = [
         SvgKey(SVG_MARGIN + 8 + i * 140, legend_y, css, radius,
                SvgText(SVG_MARGIN + 22 + i * 140, legend_y + 4.5, "text", words))
         for i, (css, radius, words) in enumerate(keys)
+    ]
+    tags = [
+        SvgText(*place(*picture.grid.centre(cell)), f"tag tag-{picture.pieces[cell]}", tag)
+        for cell, tag in sorted(picture.tags.items())
+        if cell in picture.pieces
     ]
     return render(
         "diagram.svg.j2",
@@ -164,10 +187,36 @@ def grid_svg(picture: Picture, head: Header) -> str:
         label_size=round(SVG_UNIT * LABEL_SIZE, 2),
         stone_radius=round(SVG_UNIT * 0.4, 2),
         mark_radius=round(SVG_UNIT * 0.12, 2),
+        arrow=_arrow(picture, place),
+        bites=[place(*picture.grid.centre(cell)) for cell in sorted(picture.bites)],
+        bite_radius=round(SVG_UNIT * 0.47, 2),
+        tags=tags,
+        extras=bool(picture.path or picture.bites or picture.tags),
     )
+
+
+@dataclass(frozen=True)
+class SvgArrow:
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+
+
+def _arrow(picture: Picture, place: Callable[[float, float], tuple[float, float]]) -> SvgArrow | None:
+    """The last move's path, from the centre of its first cell to the rim of the stone on its
+    last, so the arrowhead stays visible."""
+    if len(picture.path) < 2:
+        return None
+    (x1, y1), (x2, y2) = (place(*picture.grid.centre(c)) for c in (picture.path[0], picture.path[-1]))
+    length = ((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5
+    back = min(SVG_UNIT * 0.42, length / 2) / length
+    return SvgArrow(x1, y1, round(x2 - (x2 - x1) * back, 2), round(y2 - (y2 - y1) * back, 2))
 
 
 # Each kind of picture a game can return, and how it is drawn: (text, SVG).
 DRAWERS: dict[type, tuple[Callable[[Any, Header], str], Callable[[Any, Header], str]]] = {
     Picture: (grid_text, grid_svg),
+    CrabPicture: (crab_text, crab_svg),
+    HermeticaPicture: (hermetica_text, hermetica_svg),
 }

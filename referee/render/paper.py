@@ -45,8 +45,20 @@ def fit(board_w: float, board_h: float, paper: str) -> Sheet:
     return Sheet(long, short, min(landscape, MAX_CELL))
 
 
+def _own_sheets() -> dict[type, Any]:
+    """Pictures that draw their own sheet (more than cells and coordinates), by type: their
+    drawer takes (game, options, picture, paper)."""
+    from referee.render.hermetica import HermeticaPicture, paper_sheet
+
+    return {HermeticaPicture: paper_sheet}
+
+
 def paper_board(game: Game, options: Mapping[str, Any], paper: str) -> str:
-    grid = game.blank_picture(options).grid
+    picture = game.blank_picture(options)
+    own = _own_sheets().get(type(picture))
+    if own is not None:
+        return own(game, options, picture, paper)
+    grid = picture.grid
     shapes = board_shapes(grid)
     sheet = fit(shapes.width, shapes.height, paper)
     unit = sheet.cell

@@ -1,0 +1,728 @@
+"""Harmijan (Saïd Galdseid 2023): slide a stone so that it keeps touching exactly one friendly
+creature, maybe biting an enemy stone, then place a stone in its line of sight; at the end the
+creatures are grouped by shape and the shape classes are compared (R-HJ1…R-HJ8, R-G3).
+
+Plies: seat 1 sets up one black and one white creature of two stones, seat 2 chooses a colour,
+then black and white alternate turns; a colour that cannot turn passes (R-HJ1, R-HJ5, R-G3).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+from functools import cache, cached_property
+from types import MappingProxyType
+from typing import Any, Callable, Iterator, Mapping
+
+from referee.errors import IllegalMoveError, NotationError
+from referee.games.base import Game, Move, Option, Outcome, Pass, count
+from referee.geometry import HexHexGrid
+from referee.picture import Picture, PieceKind
+
+EMPTY, BLACK, WHITE = 0, 1, 2
+COLOUR = {BLACK: "black", WHITE: "white"}
+LETTER = {BLACK: "b", WHITE: "w"}
+GLYPH = {BLACK: "X", WHITE: "O"}
+NUMBER_WORDS = {0: "no", 1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
+
+_CELL = r"([a-z]\d{1,2})"
+_SETUP = re.compile(
+    rf"\s*setup\s+([bw])\s+{_CELL}\s+{_CELL}\s+([bw])\s+{_CELL}\s+{_CELL}\s*", re.IGNORECASE
+)
+_TURN = re.compile(rf"\s*{_CELL}\s*([-x])\s*{_CELL}\s+{_CELL}\s*", re.IGNORECASE)
+
+
+# -- moves -------------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Setup(Move):
+    """Seat 1's opening ply: a black and a white pair of adjacent stones (R-HJ1)."""
+
+    black: tuple[int, int]  # each pair in board order
+    white: tuple[int, int]
+    names: tuple[str, str, str, str]  # black pair, then white pair
+
+    def __str__(self) -> str:
+        b1, b2, w1, w2 = self.names
+        return f"setup b {b1} {b2} w {w1} {w2}"
+
+
+@dataclass(frozen=True)
+class Choice(Move):
+    """Seat 2's colour choice (R-HJ1)."""
+
+    colour: int
+
+    def __str__(self) -> str:
+        return COLOUR[self.colour]
+
+
+@dataclass(frozen=True)
+class Turn(Move):
+    """Move a stone from `start` to `end` (biting the enemy stone there when `bite`), then place
+    a stone on `place` (R-HJ3, R-HJ4)."""
+
+    start: int
+    end: int
+    place: int
+    bite: bool
+    names: tuple[str, str, str]
+
+    @property
+    def slide(self) -> str:
+        """The move part alone, as error messages name it: 'c4-c6', 'c4xc7'."""
+        return f"{self.names[0]}{'x' if self.bite else '-'}{self.names[1]}"
+
+    def __str__(self) -> str:
+        return f"{self.slide} {self.names[2]}"
+
+
+# -- shapes (R-HJ6) ----------------------------------------------------------------------------
+
+
+def _symmetries(q: int, r: int) -> list[tuple[int, int]]:
+    """The 12 images of axial cell (q, r) under the rotations and reflections of the hex grid.
+
+    In cube coordinates x = q, y = r − q, z = −r (x + y + z = 0) the six directions of SPEC §2
+    are the permutations of (1, −1, 0); a turn by 60° is (x, y, z) → (−z, −x, −y) and swapping
+    y and z is a reflection.
+    """
+    x, y, z = q, r - q, -r
+    images = []
+    for cube in ((x, y, z), (x, z, y)):
+        a, b, c = cube
+        for _ in range(6):
+            images.append((a, -c))  # back to axial: q = x, r = −z
+            a, b, c = -c, -a, -b
+    return images
+
+
+def shape_form(cells: "list[tuple[int, int]] | tuple[tuple[int, int], ...]") -> tuple[tuple[int, int], ...]:
+    """The canonical form of a creature's shape: the same for all shapes that one of the 12
+    symmetries and a translation map onto each other, different otherwise (R-HJ6).
+
+    Each of the 12 images is translated so that its smallest cell is (0, 0); the form is the
+    smallest of the 12 sorted tuples."""
+    images = zip(*(_symmetries(q, r) for q, r in cells))
+    forms = []
+    for image in images:
+        ordered = sorted(image)
+        q0, r0 = ordered[0]
+        forms.append(tuple((q - q0, r - r0) for q, r in ordered))
+    return min(forms)
+
+
+@dataclass(frozen=True)
+class ShapeClass:
+    """Creatures of one colour with one shape (R-HJ7): `count` of them, `size` stones each."""
+
+    size: int
+    count: int
+    creatures: tuple[tuple[int, ...], ...]  # their cells, for the diagram
+
+    @property
+    def worth(self) -> int:
+        return self.count * self.size + self.size  # R-HJ7: n·s + s
+
+    def as_json(self) -> dict[str, int]:
+        return {"size": self.size, "count": self.count, "worth": self.worth}
+
+    def __str__(self) -> str:
+        return f"{self.worth} ({self.count}×{self.size})"
+
+
+# -- the position ------------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Step:
+    """One cell a moving stone enters: the friendly creature it touches there (an id valid only
+    for this lifted mover), whether it bites there, or why it cannot enter (R-HJ3)."""
+
+    cell: int
+    creature: int = -1
+    bite: bool = False
+    problem: str | None = None
+
+
+@dataclass(frozen=True)
+class HarmijanState:
+    grid: HexHexGrid
+    stones: tuple[int, ...]  # per cell: EMPTY, BLACK or WHITE
+    set_up: bool = False  # seat 1 has made the setup ply
+    black_seat: int | None = None  # None until seat 2 chooses (R-HJ1)
+    turn: int = BLACK  # the colour whose turn it is by alternation, before any pass
+    seen: Mapping[tuple[tuple[int, ...], int], int] = field(
+        default_factory=lambda: MappingProxyType({})
+    )  # R-HJ8
+    repeated: bool = False  # the position now stands for the third time (R-HJ8)
+
+    @property
+    def phase(self) -> str:
+        if not self.set_up:
+            return "setup"
+        return "choice" if self.black_seat is None else "play"
+
+    def seat_of(self, colour: int) -> int:
+        return self.black_seat if colour == BLACK else 3 - self.black_seat
+
+    def colour_of(self, seat: int) -> int:
+        return BLACK if seat == self.black_seat else WHITE
+
+    # -- creatures (R-HJ2) -----------------------------------------------------------------
+
+    @cached_property
+    def creature_labels(self) -> tuple[list[int], list[list[int]]]:
+        """Each cell's creature id (−1 when empty) and each creature's cells, once per position;
+        the turn listing adjusts them per mover instead of labelling again per candidate."""
+        label = [-1] * len(self.stones)
+        members = []
+        for cid, (_, cells) in enumerate(self.grid.components(self.stones)):
+            for c in cells:
+                label[c] = cid
+            members.append(cells)
+        return label, members
+
+    def creatures(self, colour: int) -> list[list[int]]:
+        label, members = self.creature_labels
+        return [cells for cells in members if self.stones[cells[0]] == colour]
+
+    def lifted(self, mover: int) -> Callable[[int], int]:
+        """The creature labels of the mover's colour with the mover lifted off the board (R-HJ3):
+        only the mover's own creature can fall apart, so only it is labelled again."""
+        label, members = self.creature_labels
+        rest = [c for c in members[label[mover]] if c != mover]
+        parts: dict[int, int] = {}
+        fresh = len(members)
+        for first in rest:
+            if first in parts:
+                continue
+            parts[first] = fresh
+            stack = [first]
+            while stack:
+                cell = stack.pop()
+                for nb in self.grid.neighbours[cell]:
+                    if nb != mover and nb not in parts and self.stones[nb] == self.stones[mover]:
+                        parts[nb] = fresh
+                        stack.append(nb)
+            fresh += 1
+        return lambda cell: parts.get(cell, label[cell])
+
+    # -- the move (R-HJ3) -------------------------------------------------------------------
+
+    def walk(self, mover: int, direction: tuple[int, int], labels: Callable[[int], int]) -> Iterator[Step]:
+        """The cells the stone on `mover` can enter in `direction`, in order; the walk ends
+        after a bite or with a Step that names why the stone cannot go on."""
+        colour = self.stones[mover]
+        name = self.grid.name
+        for cell in self.grid.ray(mover, direction):
+            if self.stones[cell] == colour:
+                yield Step(cell, problem=f"{name(cell)} holds a {COLOUR[colour]} stone (R-HJ3)")
+                return
+            touched = {
+                labels(nb)
+                for nb in self.grid.neighbours[cell]
+                if nb != mover and self.stones[nb] == colour
+            }
+            if len(touched) != 1:
+                n = len(touched)
+                creatures = f"{NUMBER_WORDS.get(n, n)} {COLOUR[colour]} creature" + ("s" if n > 1 else "")
+                yield Step(cell, problem=f"{name(cell)} touches {creatures} (R-HJ3)")
+                return
+            bite = self.stones[cell] != EMPTY
+            yield Step(cell, touched.pop(), bite)
+            if bite:
+                return
+
+    # -- the placement (R-HJ4) --------------------------------------------------------------
+
+    def placements(
+        self, mover: int, step: Step, labels: Callable[[int], int]
+    ) -> Iterator[tuple[int, str | None]]:
+        """Every empty cell in a straight line of sight from the moved stone, each with why a
+        stone may not go there (None when it may), once the move `mover` → `step` is made."""
+        colour, end = self.stones[mover], step.cell
+
+        def stone(cell: int) -> int:  # the board after the move (and the bite)
+            if cell == end:
+                return colour
+            return EMPTY if cell == mover else self.stones[cell]
+
+        for direction in self.grid.directions:
+            for cell in self.grid.ray(end, direction):
+                if stone(cell) != EMPTY:
+                    break
+                touched = {
+                    step.creature if nb == end else labels(nb)
+                    for nb in self.grid.neighbours[cell]
+                    if stone(nb) == colour
+                }
+                yield cell, _placement_problem(self.grid.name(cell), colour, touched, step.creature)
+
+    def turns(self, colour: int) -> Iterator[Turn]:
+        """Every legal turn of `colour`, lazily (so `can_turn` stops at the first)."""
+        names = self.grid.names
+        for cells in self.creatures(colour):
+            if len(cells) < 2:
+                continue  # R-HJ2: a one-stone creature cannot move
+            for mover in cells:
+                labels = self.lifted(mover)
+                for direction in self.grid.directions:
+                    for step in self.walk(mover, direction, labels):
+                        if step.problem:
+                            break
+                        for place, problem in self.placements(mover, step, labels):
+                            if problem is None:
+                                yield Turn(
+                                    mover, step.cell, place, step.bite,
+                                    (names[mover], names[step.cell], names[place]),
+                                )
+
+    @cached_property
+    def can_turn(self) -> dict[int, bool]:
+        return {colour: next(self.turns(colour), None) is not None for colour in (BLACK, WHITE)}
+
+    # -- scoring (R-HJ6, R-HJ7) -------------------------------------------------------------
+
+    def classes(self, colour: int) -> list[ShapeClass]:
+        """The colour's shape classes in the order compared: largest size first, then higher
+        worth (R-HJ7)."""
+        by_form: dict[tuple, list[tuple[int, ...]]] = {}
+        for cells in self.creatures(colour):
+            form = shape_form([self.grid.coords[c] for c in cells])
+            by_form.setdefault(form, []).append(tuple(cells))
+        classes = [ShapeClass(len(form), len(group), tuple(group)) for form, group in by_form.items()]
+        # Equal size and worth: the class holding the first cell in board order first, so the
+        # order (and the diagram's numbering) never depends on anything but the position.
+        return sorted(classes, key=lambda k: (-k.size, -k.worth, k.creatures[0][0]))
+
+
+def _placement_problem(name: str, colour: int, touched: set[int], moved: int) -> str | None:
+    if moved in touched:
+        return f"{name} touches the creature of the moved stone (R-HJ4)"
+    if len(touched) >= 2:
+        many = NUMBER_WORDS.get(len(touched), str(len(touched)))
+        return f"{name} touches {many} {COLOUR[colour]} creatures (R-HJ4: it may extend only one)"
+    return None
+
+
+@cache
+def _all_setups(grid: HexHexGrid) -> tuple[Setup, ...]:
+    """Every legal setup ply (R-HJ1): tens of thousands, so built once per board size."""
+    names = grid.names
+    pairs = [(a, b) for a in grid for b in grid.neighbours[a] if a < b]
+    return tuple(
+        Setup(black, white, (names[black[0]], names[black[1]], names[white[0]], names[white[1]]))
+        for black in pairs
+        for white in pairs
+        if not set(black) & set(white)
+    )
+
+
+@cache
+def _grid(size: int) -> HexHexGrid:
+    return HexHexGrid(size)
+
+
+def _direction(grid: HexHexGrid, a: int, b: int) -> tuple[int, int] | None:
+    """The unit step from a towards b when b lies in a straight line from a, else None."""
+    (qa, ra), (qb, rb) = grid.coords[a], grid.coords[b]
+    dq, dr = qb - qa, rb - ra
+    if (dq, dr) == (0, 0) or not (dq == 0 or dr == 0 or dq == dr):
+        return None
+    length = max(abs(dq), abs(dr))
+    return (dq // length, dr // length)
+
+
+# -- the game ----------------------------------------------------------------------------------
+
+
+class Harmijan(Game):
+    id = "harmijan"
+    name = "Harmijan"
+    credit = "Saïd Galdseid 2023"
+    rules = "harmijan.txt"
+    options = (Option("size", 6, "cells along each side of the hex-hex board", 5, 7),)
+    notation = (
+        "ply 1 'setup b e5 f5 w c3 c4', ply 2 'black' or 'white', then "
+        "'<from>-<to> <place>' or '<from>x<to> <place>' (x: a bite): 'c4-c6 f6', 'c4xc7 e7'"
+    )
+
+    def start(self, options: Mapping[str, Any], setup: Mapping[str, Any]) -> HarmijanState:
+        grid = _grid(options["size"])
+        return HarmijanState(grid, (EMPTY,) * len(grid))
+
+    # -- reading -----------------------------------------------------------------------------
+
+    def parse(self, state: HarmijanState, text: str) -> Move:
+        word = text.strip().lower()
+        if word == "pass":
+            return Pass()
+        if word in ("black", "white"):
+            return Choice(BLACK if word == "black" else WHITE)
+        grid = state.grid
+        if word.startswith("setup"):
+            match = _SETUP.fullmatch(word)
+            if not match or match[1] == match[4]:
+                raise NotationError(
+                    "expected 'setup b <cell> <cell> w <cell> <cell>', e.g. 'setup b e5 f5 w c3 c4'"
+                )
+            pairs = {}
+            for letter, names in ((match[1], match.group(2, 3)), (match[4], match.group(5, 6))):
+                pairs[letter] = tuple(sorted(self._cell(grid, n) for n in names))
+            black, white = pairs["b"], pairs["w"]
+            return Setup(black, white, tuple(grid.name(c) for c in (*black, *white)))
+        match = _TURN.fullmatch(word)
+        if not match:
+            raise NotationError(
+                "expected '<from>-<to> <place>' or '<from>x<to> <place>' (e.g. 'c4-c6 f6', "
+                "'c4xc7 e7'), 'setup b … w …', 'black', 'white' or 'pass'"
+            )
+        start, end, place = (self._cell(grid, match[i]) for i in (1, 3, 4))
+        return Turn(start, end, place, match[2] == "x", tuple(grid.name(c) for c in (start, end, place)))
+
+    @staticmethod
+    def _cell(grid: HexHexGrid, name: str) -> int:
+        cell = grid.cell(name)
+        if cell is None:
+            raise NotationError(f"{name!r} is not a cell of this board (a1 … {grid.names[-1]})")
+        return cell
+
+    # -- playing -----------------------------------------------------------------------------
+
+    def apply(self, state: HarmijanState, move: Move) -> HarmijanState:
+        if isinstance(move, Setup):
+            return self._setup(state, move)
+        if isinstance(move, Choice):
+            if state.phase != "choice":
+                raise IllegalMoveError(
+                    "a colour is chosen only at ply 2, by seat 2, after the setup (R-HJ1)"
+                )
+            black_seat = 2 if move.colour == BLACK else 1
+            return _remember(replace(state, black_seat=black_seat, turn=BLACK))
+        if state.phase == "setup":
+            raise IllegalMoveError(
+                "the game starts with seat 1's setup: 'setup b <cell> <cell> w <cell> <cell>' (R-HJ1)"
+            )
+        if state.phase == "choice":
+            raise IllegalMoveError("seat 2 now chooses a colour: 'black' or 'white' (R-HJ1)")
+        colour = state.turn
+        if isinstance(move, Pass):
+            if state.can_turn[colour]:
+                raise IllegalMoveError(
+                    f"{COLOUR[colour]} (seat {state.seat_of(colour)}) has a legal turn, so it may "
+                    "not pass (R-HJ5, R-G3)"
+                )
+            return _remember(replace(state, turn=3 - colour))
+        if not isinstance(move, Turn):
+            raise IllegalMoveError(f"{move} is not a move in {self.name}")
+        if not state.can_turn[colour]:
+            # The pass of the colour that cannot turn is implied (SPEC §5); its position counts
+            # like a written one (R-HJ8).
+            state = _remember(replace(state, turn=3 - colour))
+            if state.repeated:
+                raise IllegalMoveError(
+                    f"{COLOUR[colour]} cannot turn, and its pass brings back a position for the "
+                    "third time, which ends the game (R-HJ8): the next entry can only be that "
+                    "'pass'"
+                )
+            colour = 3 - colour
+        self._check_turn(state, colour, move)
+        stones = list(state.stones)
+        stones[move.start] = EMPTY
+        stones[move.end] = colour
+        stones[move.place] = colour
+        return _remember(replace(state, stones=tuple(stones), turn=3 - colour))
+
+    def _setup(self, state: HarmijanState, move: Setup) -> HarmijanState:
+        if state.phase != "setup":
+            raise IllegalMoveError("the setup is made once, by seat 1, at ply 1 (R-HJ1)")
+        cells = [*move.black, *move.white]
+        if len(set(cells)) < 4:
+            raise IllegalMoveError(
+                f"{move}: the four stones need four different cells (R-HJ1)"
+            )
+        grid = state.grid
+        for letter, (a, b) in (("black", move.black), ("white", move.white)):
+            if b not in grid.neighbours[a]:
+                raise IllegalMoveError(
+                    f"{move}: the {letter} stones {grid.name(a)} and {grid.name(b)} are not "
+                    "adjacent; each creature has two adjacent stones (R-HJ1)"
+                )
+        stones = list(state.stones)
+        for cell in move.black:
+            stones[cell] = BLACK
+        for cell in move.white:
+            stones[cell] = WHITE
+        return replace(state, stones=tuple(stones), set_up=True)
+
+    def _check_turn(self, state: HarmijanState, colour: int, move: Turn) -> None:
+        """Raise IllegalMoveError naming the first rule `move` breaks for `colour`."""
+        name, grid = state.grid.name, state.grid
+        slide = move.slide
+
+        def refuse(reason: str) -> IllegalMoveError:
+            return IllegalMoveError(f"{slide}: {reason}")
+
+        mine, start = COLOUR[colour], move.start
+        if state.stones[start] != colour:
+            holds = "no stone" if state.stones[start] == EMPTY else f"a {COLOUR[3 - colour]} stone"
+            raise refuse(f"{name(start)} holds {holds}; {mine} (seat {state.seat_of(colour)}) is to move (R-HJ3)")
+        label, members = state.creature_labels
+        if len(members[label[start]]) == 1:
+            raise refuse(f"the stone on {name(start)} is a one-stone creature and cannot move (R-HJ2)")
+        direction = _direction(grid, start, move.end)
+        if direction is None:
+            where = "is the start" if start == move.end else f"is not in a straight line from {name(start)}"
+            raise refuse(f"{name(move.end)} {where}; a stone moves along one of the 6 lines (R-HJ3)")
+        labels = state.lifted(start)
+        for step in state.walk(start, direction, labels):
+            if step.problem:
+                raise refuse(step.problem)
+            if step.cell == move.end:
+                break
+            if step.bite:
+                raise refuse(
+                    f"{name(step.cell)} holds a {COLOUR[3 - colour]} stone; a move passes only "
+                    "through empty cells, and a bite ends it (R-HJ3)"
+                )
+        if step.bite != move.bite:
+            if step.bite:
+                raise refuse(
+                    f"{name(move.end)} holds a {COLOUR[3 - colour]} stone: a bite is written "
+                    f"{name(start)}x{name(move.end)} (R-HJ3)"
+                )
+            raise refuse(
+                f"{name(move.end)} is empty, so there is nothing to bite: write "
+                f"{name(start)}-{name(move.end)} (R-HJ3)"
+            )
+        places = dict(state.placements(start, step, labels))
+        if not any(problem is None for problem in places.values()):
+            raise refuse("no placement is legal after this move, so the move is illegal (R-HJ5)")
+        if move.place in places:
+            problem = places[move.place]
+            if problem:
+                raise IllegalMoveError(f"{move}: {problem}")
+            return
+        towards = _direction(grid, move.end, move.place)
+        if towards is None:
+            where = "is the moved stone's cell" if move.place == move.end else (
+                f"is not in a straight line from {name(move.end)}"
+            )
+            raise IllegalMoveError(f"{move}: {name(move.place)} {where} (R-HJ4)")
+        after = {move.start: EMPTY, move.end: colour}
+        for cell in grid.ray(move.end, towards):
+            if after.get(cell, state.stones[cell]) != EMPTY:
+                if cell == move.place:
+                    raise IllegalMoveError(f"{move}: {name(cell)} is occupied (R-HJ4)")
+                raise IllegalMoveError(
+                    f"{move}: {name(cell)} stands between {name(move.end)} and "
+                    f"{name(move.place)}; a stone is placed in line of sight (R-HJ4)"
+                )
+        raise AssertionError("unreachable: every cell in line of sight was listed")  # pragma: no cover
+
+    # -- listing -----------------------------------------------------------------------------
+
+    def legal_moves(self, state: HarmijanState) -> list[Move]:
+        if state.phase == "setup":
+            return list(_all_setups(state.grid))
+        if state.phase == "choice":
+            return [Choice(BLACK), Choice(WHITE)]
+        seat = self.to_move(state)
+        if seat is None:
+            return []
+        turns = list(state.turns(state.colour_of(seat)))
+        return sorted(turns, key=lambda t: (t.start, t.end, t.place))
+
+    def move_listing(self, state: HarmijanState, after: str | None) -> dict[str, Any]:
+        if state.phase == "setup" and after is None:
+            # SPEC §4: tens of thousands of setups; the pattern says it better.
+            return {"moves": [], "pattern": "setup b <cell> <cell> w <cell> <cell>"}
+        return super().move_listing(state, after)
+
+    def random_move(self, state: HarmijanState, rng) -> Move:
+        if state.phase == "setup":
+            setups = _all_setups(state.grid)
+            return setups[rng.randrange(len(setups))]
+        return super().random_move(state, rng)
+
+    def to_move(self, state: HarmijanState) -> int | None:
+        if state.phase == "setup":
+            return 1
+        if state.phase == "choice":
+            return 2
+        if state.repeated:
+            return None
+        for colour in (state.turn, 3 - state.turn):
+            if state.can_turn[colour]:
+                return state.seat_of(colour)
+        return None
+
+    def mover(self, state: HarmijanState, move: Move) -> int:
+        if isinstance(move, Setup):
+            return 1
+        if isinstance(move, Choice):
+            return 2
+        if isinstance(move, Pass) and state.phase == "play":
+            return state.seat_of(state.turn)
+        return self.to_move(state)
+
+    def must_pass(self, state: HarmijanState) -> bool:
+        return (
+            state.phase == "play"
+            and not state.repeated
+            and not state.can_turn[state.turn]
+            and state.can_turn[3 - state.turn]
+        )
+
+    # -- the end -----------------------------------------------------------------------------
+
+    def outcome(self, state: HarmijanState) -> Outcome | None:
+        if state.phase != "play":
+            return None
+        if not state.repeated and any(state.can_turn.values()):
+            return None
+        lists = {colour: state.classes(colour) for colour in (BLACK, WHITE)}
+        why = "third repetition of the position (R-HJ8); " if state.repeated else ""
+        winner, reason = _compare(lists[BLACK], lists[WHITE])
+        if winner is None:
+            return Outcome((), why + reason)
+        return Outcome((state.seat_of(winner),), why + reason)
+
+    def score(self, state: HarmijanState) -> dict[str, Any]:
+        if state.phase != "play":
+            return {}
+        return {
+            str(seat): [k.as_json() for k in state.classes(state.colour_of(seat))] for seat in (1, 2)
+        }
+
+    def status_extra(self, state: HarmijanState) -> dict[str, Any]:
+        if state.black_seat is None:
+            return {}
+        return {"colours": {str(seat): COLOUR[state.colour_of(seat)] for seat in (1, 2)}}
+
+    def status_lines(self, state: HarmijanState) -> list[str]:
+        if state.phase == "setup":
+            return ["Seat 1 sets up one black and one white creature of two adjacent stones (R-HJ1)."]
+        if state.phase == "choice":
+            return ["Seat 2 chooses a colour: black or white; black moves first (R-HJ1)."]
+        lines = [
+            f"Seat {state.black_seat} plays black ({GLYPH[BLACK]}), "
+            f"seat {3 - state.black_seat} plays white ({GLYPH[WHITE]})."
+        ]
+        for colour in (BLACK, WHITE):
+            creatures = state.creatures(colour)
+            stones = sum(len(c) for c in creatures)
+            worths = [str(k.worth) for k in state.classes(colour)]
+            lines += _wrap(
+                f"{COLOUR[colour].capitalize()} ({GLYPH[colour]}): {count(len(creatures), 'creature')}, "
+                f"{count(stones, 'stone')}; classes worth",
+                [", ".join(worths) or "nothing"],
+            )
+        over = self.outcome(state) is not None
+        if not over:
+            lines += [
+                f"{COLOUR[c].capitalize()} cannot turn." for c in (BLACK, WHITE) if not state.can_turn[c]
+            ]
+            times = state.seen.get((state.stones, state.turn), 0)
+            if times == 2:
+                lines.append("This position has stood twice; a third time ends the game (R-HJ8).")
+        return lines
+
+    # -- pictures ----------------------------------------------------------------------------
+
+    def kinds(self, state: HarmijanState | None) -> tuple[PieceKind, ...]:
+        seat = {BLACK: None, WHITE: None}
+        if state is not None and state.black_seat is not None:
+            seat = {colour: state.seat_of(colour) for colour in (BLACK, WHITE)}
+        return tuple(PieceKind(LETTER[c], GLYPH[c], COLOUR[c], seat=seat[c]) for c in (BLACK, WHITE))
+
+    def picture(self, state: HarmijanState, last: Move | None) -> Picture:
+        pieces = {c: LETTER[v] for c, v in enumerate(state.stones) if v}
+        picture = Picture(state.grid, self.kinds(state), pieces)
+        notes = []
+        if isinstance(last, Setup):
+            picture.marks = {*last.black, *last.white}
+        elif isinstance(last, Turn):
+            colour = state.stones[last.end]
+            picture.marks = {last.start, last.end, last.place}
+            picture.path = (last.start, last.end)
+            bite = ""
+            if last.bite:
+                picture.bites = {last.end}
+                bite = f", biting the {COLOUR[3 - colour]} stone there,"
+            notes.append(
+                f"{COLOUR[colour].capitalize()} moved {last.names[0]} to {last.names[1]}{bite} "
+                f"and placed {last.names[2]}."
+            )
+        elif isinstance(last, Pass) and state.black_seat is not None:
+            notes.append(f"{COLOUR[3 - state.turn].capitalize()} could not turn and passed (R-G3).")
+        if self.outcome(state) is not None:
+            # The scoring classes on the stones: 1 is each colour's first class compared (R-HJ7).
+            for colour in (BLACK, WHITE):
+                listed = []
+                for rank, shape in enumerate(state.classes(colour), 1):
+                    for cells in shape.creatures:
+                        picture.tags.update({cell: str(rank) for cell in cells})
+                    where = " ".join(state.grid.name(cells[0]) for cells in shape.creatures)
+                    listed.append(f"{rank}) {shape.count}×{shape.size} = {shape.worth}: {where}")
+                head = f"{COLOUR[colour].capitalize()}'s classes (count×size = worth, R-HJ7):"
+                notes += _wrap(head, [item + ";" for item in listed[:-1]] + listed[-1:] or ["none"])
+        picture.notes = tuple(notes)
+        return picture
+
+    def blank_picture(self, options: Mapping[str, Any]) -> Picture:
+        return Picture(_grid(options["size"]), self.kinds(None))
+
+
+def _wrap(head: str, items: list[str], width: int = 76) -> list[str]:
+    """`head` and the items on lines of at most `width` characters where the items allow, so
+    the words fit a mail body; follow-on lines are indented."""
+    lines, line = [], head
+    for item in items:
+        if len(line) + 1 + len(item) > width and line.strip():
+            lines.append(line)
+            line = "   "
+        line = f"{line} {item}"
+    return lines + [line]
+
+
+def _remember(state: HarmijanState) -> HarmijanState:
+    """Count the position (every stone and the colour to move) for R-HJ8."""
+    key = (state.stones, state.turn)
+    seen = dict(state.seen)
+    seen[key] = seen.get(key, 0) + 1
+    return replace(state, seen=MappingProxyType(seen), repeated=seen[key] >= 3)
+
+
+def _compare(black: list[ShapeClass], white: list[ShapeClass]) -> tuple[int | None, str]:
+    """R-HJ7: compare the classes in order by worth; a list that runs out first loses."""
+    tied: list[int] = []
+    for k in range(max(len(black), len(white))):
+        nth = _ordinal(k + 1)
+        if k >= len(black) or k >= len(white):
+            short = BLACK if k >= len(black) else WHITE
+            return 3 - short, _ties(tied) + f"{COLOUR[short]} has no {nth} class"
+        a, b = black[k].worth, white[k].worth
+        if a != b:
+            winner = BLACK if a > b else WHITE
+            return winner, _ties(tied) + f"{nth} class {COLOUR[winner]} {max(a, b)} to {min(a, b)}"
+        tied.append(a)
+    if not tied:
+        return None, "no creatures on either side"
+    return None, "identical scoring lists (" + ", ".join(str(w) for w in tied) + ")"
+
+
+def _ties(worths: list[int]) -> str:
+    """The classes that tied before the decision, short enough for a status line."""
+    if not worths:
+        return ""
+    if len(worths) == 1:
+        return f"1st classes tie at {worths[0]}; "
+    values = ", ".join(str(w) for w in worths)
+    return f"1st–{_ordinal(len(worths))} classes tie ({values}); "
+
+
+def _ordinal(n: int) -> str:
+    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")

@@ -1,0 +1,286 @@
+"""Diagrams of Hermit: Small crab, big wave: the play area(s) as a grid of card cells and the
+Coast strip with Hermie and the Wave. Text for the mail body, SVG to attach.
+
+Everything is computed here; templates/crab.txt.j2 and crab.svg.j2 only place values and loop.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from referee.games.crab import (
+    BLANK, CAP, COAST, POOL, STAR, AreaView, CellView, CrabPicture, SlotView,
+)
+from referee.render.templates import render
+
+# -- text ------------------------------------------------------------------------------------
+
+GLYPHS = {"red": "R", "orange": "O", "yellow": "Y", "blue": "B", STAR: "*", CAP: "C", POOL: "~",
+          BLANK: "."}
+TEXT_LEGEND = (
+    "R red  O orange  Y yellow  B blue  * starfish  C bottle cap  ~ pool  . no symbol",
+    "= on driftwood  [ ] card placed this round  ( ) the recreated pattern",
+)
+COAST_WIDTH = 5  # characters per Coast slot
+
+
+def _text_cell(cell: CellView | None) -> str:
+    if cell is None:
+        return "    "
+    left, right = ("(", ")") if cell.pattern else ("[", "]") if cell.new else (" ", " ")
+    return f"{left}{GLYPHS[cell.symbol]}{'=' if cell.drift else ' '}{right}"
+
+
+def area_rows(area: AreaView) -> list[str]:
+    """The play area as text: a row of x coordinates, then one line per y."""
+    cells = {(c.x, c.y): c for c in area.cells}
+    xs = [x for x, _ in cells]
+    ys = [y for _, y in cells]
+    x_range = range(min(xs), max(xs) + 1)
+    rows = ["    " + "".join(f"{x:^4}" for x in x_range).rstrip()]
+    for y in range(min(ys), max(ys) + 1):
+        rows.append(f"{y:>3} " + "".join(_text_cell(cells.get((x, y))) for x in x_range).rstrip())
+    return rows
+
+
+def _pattern_glyphs(slot: SlotView) -> str:
+    if slot.beach is None:
+        return "-"
+    text = "".join(GLYPHS[s] for s in slot.beach)
+    return f"[{text}]" if slot.target else text
+
+
+def coast_rows(picture: CrabPicture) -> list[str]:
+    """Slot numbers, card ids, the patterns (the one to recreate in brackets), Hermie and Wave."""
+
+    def line(label: str, words: list[str]) -> str:
+        return (f"{label:<8}" + "".join(f"{w:^{COAST_WIDTH}}" for w in words)).rstrip()
+
+    slots = picture.coast
+    marks = ["H" if picture.hermie_ashore else ""]
+    for slot in slots:
+        marks.append(("H" if slot.hermie else "") + ("W" if slot.wave else ""))
+    marks.append("W" if picture.wave_gone else "")
+    return [
+        line("slot", ["shore"] + [str(s.slot) for s in slots] + ["off"]),
+        line("card", [""] + ["-" if s.card is None else str(s.card) for s in slots]),
+        line("pattern", [""] + [_pattern_glyphs(s) for s in slots]),
+        line("", marks),
+    ]
+
+
+@dataclass(frozen=True)
+class TextArea:
+    title: str
+    rows: list[str]
+
+
+def crab_text(picture: CrabPicture, head) -> str:
+    areas = [
+        TextArea(_area_title(picture, area), area_rows(area)) for area in picture.areas
+    ]
+    return render(
+        "crab.txt.j2", head=head, coast=coast_rows(picture), areas=areas,
+        legend=TEXT_LEGEND,
+    )
+
+
+def _area_title(picture: CrabPicture, area: AreaView) -> str:
+    who = "Play area" if len(picture.areas) == 1 else f"Seat {area.seat}, play area"
+    new = f"; card {area.new_card[0]} placed this round" if area.new_card else ""
+    return f"{who}{new}"
+
+
+# -- SVG -------------------------------------------------------------------------------------
+
+U = 36.0  # pixels per play-area cell
+SLOT_W, SLOT_H = 58.0, 64.0  # a Coast card
+MARGIN = 16.0
+LINE = 18.0
+FONT_SIZE = {"head": 15, "subhead": 14, "result": 14}  # px, as in crab.svg.j2
+SHELL_CLASS = {"red": "red", "orange": "orange", "yellow": "yellow", "blue": "blue"}
+SHELL_LETTER = {"red": "R", "orange": "O", "yellow": "Y", "blue": "B"}
+
+
+@dataclass(frozen=True)
+class Rect:
+    x: float
+    y: float
+    w: float
+    h: float
+    css: str
+    title: str = ""
+
+
+@dataclass(frozen=True)
+class Circle:
+    cx: float
+    cy: float
+    r: float
+    css: str
+
+
+@dataclass(frozen=True)
+class Poly:
+    points: str
+    css: str
+
+
+@dataclass(frozen=True)
+class Text:
+    x: float
+    y: float
+    css: str
+    text: str
+
+
+@dataclass
+class Shapes:
+    """Everything to draw, in drawing order: cells, then symbols, then outlines, then tokens
+    (Hermie stays visible on top of the Wave), then words."""
+
+    cells: list[Rect]
+    circles: list[Circle]
+    polys: list[Poly]
+    outlines: list[Rect]
+    tokens: list[Circle]
+    texts: list[Text]
+
+    @classmethod
+    def empty(cls) -> "Shapes":
+        return cls([], [], [], [], [], [])
+
+
+def _r(v: float) -> float:
+    return round(v, 2)
+
+
+def _star(cx: float, cy: float, outer: float) -> str:
+    points = []
+    for i in range(10):
+        radius = outer if i % 2 == 0 else outer * 0.45
+        angle = math.pi / 2 + i * math.pi / 5
+        points.append(f"{_r(cx + radius * math.cos(angle))},{_r(cy - radius * math.sin(angle))}")
+    return " ".join(points)
+
+
+def _symbol(shapes: Shapes, symbol: str, cx: float, cy: float, size: float, letters: bool) -> None:
+    """A symbol drawn as a shape: shells round with their initial, starfish a star, caps a
+    ringed disc, pools a wide ellipse-like rounded bar (shape tells them apart, not only colour)."""
+    if symbol in SHELL_CLASS:
+        shapes.circles.append(Circle(_r(cx), _r(cy), _r(size * 0.32), f"shell {SHELL_CLASS[symbol]}"))
+        if letters:
+            shapes.texts.append(Text(_r(cx), _r(cy), "letter", SHELL_LETTER[symbol]))
+    elif symbol == STAR:
+        shapes.polys.append(Poly(_star(cx, cy, size * 0.38), "star"))
+    elif symbol == CAP:
+        shapes.circles.append(Circle(_r(cx), _r(cy), _r(size * 0.3), "cap"))
+        shapes.circles.append(Circle(_r(cx), _r(cy), _r(size * 0.14), "capinner"))
+    elif symbol == POOL:
+        shapes.cells.append(Rect(_r(cx - size * 0.38), _r(cy - size * 0.2), _r(size * 0.76),
+                                 _r(size * 0.4), "pool"))
+
+
+def _area_shapes(shapes: Shapes, area: AreaView, left: float, top: float) -> tuple[float, float]:
+    """Draw one play area with its top-left corner at (left, top); returns its width, height."""
+    xs = [c.x for c in area.cells]
+    ys = [c.y for c in area.cells]
+    x0, y0 = min(xs), min(ys)
+    width, height = (max(xs) - x0 + 1) * U, (max(ys) - y0 + 1) * U
+    for x in range(x0, max(xs) + 1):  # coordinates along the top and the left
+        shapes.texts.append(Text(_r(left + (x - x0 + 0.5) * U), _r(top - 6), "coord", str(x)))
+    for y in range(y0, max(ys) + 1):
+        shapes.texts.append(Text(_r(left - 10), _r(top + (y - y0 + 0.5) * U), "coord", str(y)))
+    for cell in area.cells:
+        px, py = left + (cell.x - x0) * U, top + (cell.y - y0) * U
+        css = "card new" if cell.new else "card"
+        shapes.cells.append(Rect(_r(px), _r(py), U, U, css, f"{cell.x},{cell.y}: {cell.symbol}"))
+        if cell.drift:
+            shapes.cells.append(Rect(_r(px + 3), _r(py + U - 9), _r(U - 6), 6, "drift"))
+        _symbol(shapes, cell.symbol, px + U / 2, py + U / 2 - (2 if cell.drift else 0), U, True)
+        if cell.pattern:
+            shapes.outlines.append(Rect(_r(px + 3), _r(py + 3), _r(U - 6), _r(U - 6), "pattern"))
+    if area.new_card:
+        _, nx, ny, nw, nh = area.new_card
+        shapes.outlines.append(Rect(_r(left + (nx - x0) * U), _r(top + (ny - y0) * U),
+                                    _r(nw * U), _r(nh * U), "newcard"))
+    return width, height
+
+
+def _coast_shapes(shapes: Shapes, picture: CrabPicture, left: float, top: float) -> None:
+    """The Coast: the shore (slot 0), slots 1–10, Hermie as a crab, the Wave as a blue band."""
+    def slot_x(slot: int) -> float:
+        return left + slot * (SLOT_W + 6)
+
+    shapes.cells.append(Rect(_r(slot_x(0)), _r(top), SLOT_W, SLOT_H, "shore", "the shore"))
+    shapes.texts.append(Text(_r(slot_x(0) + SLOT_W / 2), _r(top + SLOT_H + 12), "coord", "shore"))
+    for slot in picture.coast:
+        x = slot_x(slot.slot)
+        css = "coast" if slot.card is not None else "coast drawn"
+        title = f"slot {slot.slot}: card {slot.card}" if slot.card is not None else f"slot {slot.slot}: drawn"
+        shapes.cells.append(Rect(_r(x), _r(top), SLOT_W, SLOT_H, css, title))
+        shapes.texts.append(Text(_r(x + SLOT_W / 2), _r(top + SLOT_H + 12), "coord", str(slot.slot)))
+        if slot.card is not None:
+            shapes.texts.append(Text(_r(x + SLOT_W / 2), _r(top + 12), "cardid", f"#{slot.card}"))
+        for i, symbol in enumerate(slot.beach or ()):
+            _symbol(shapes, symbol, x + SLOT_W * (i + 0.5) / 3, top + 30, SLOT_W / 3, False)
+        if slot.target:
+            shapes.outlines.append(Rect(_r(x - 2), _r(top - 2), SLOT_W + 4, SLOT_H + 4, "target"))
+        if slot.wave:
+            _wave(shapes, x, top)
+        if slot.hermie:
+            _hermie(shapes, x + SLOT_W / 2, top - 14)  # above his card, clear of the Wave
+    if picture.hermie_ashore:
+        _hermie(shapes, slot_x(0) + SLOT_W / 2, top + SLOT_H / 2)
+    if picture.wave_gone:
+        _wave(shapes, slot_x(COAST + 1), top)
+
+
+def _wave(shapes: Shapes, x: float, top: float) -> None:
+    y = top + SLOT_H - 22
+    points = [f"{_r(x)},{_r(top + SLOT_H)}"]
+    for i in range(7):
+        points.append(f"{_r(x + i * SLOT_W / 6)},{_r(y - (5 if i % 2 else 0))}")
+    points.append(f"{_r(x + SLOT_W)},{_r(top + SLOT_H)}")
+    shapes.polys.append(Poly(" ".join(points), "wave"))
+    shapes.texts.append(Text(_r(x + SLOT_W / 2), _r(top + SLOT_H - 8), "wavetext", "Wave"))
+
+
+def _hermie(shapes: Shapes, cx: float, cy: float) -> None:
+    # A crab: a body and two claws, with an H for a reader who cannot tell the colours.
+    shapes.tokens.append(Circle(_r(cx - 11), _r(cy - 6), 5, "hermie"))
+    shapes.tokens.append(Circle(_r(cx + 11), _r(cy - 6), 5, "hermie"))
+    shapes.tokens.append(Circle(_r(cx), _r(cy), 10, "hermie"))
+    shapes.texts.append(Text(_r(cx), _r(cy), "hermietext", "H"))
+
+
+def crab_svg(picture: CrabPicture, head) -> str:
+    shapes = Shapes.empty()
+    above = [Text(0, 0, "head", head.title)] + [Text(0, 0, "text", p) for p in head.players]
+    texts = [Text(MARGIN, _r(MARGIN + (i + 0.7) * LINE), t.css, t.text) for i, t in enumerate(above)]
+    y = MARGIN + (len(above) + 0.8) * LINE
+    texts.append(Text(MARGIN, _r(y), "subhead", "Coast"))
+    coast_top = y + 34  # room for Hermie above his card
+    _coast_shapes(shapes, picture, MARGIN + 10, coast_top)
+    coast_width = (COAST + 2) * (SLOT_W + 6) + 10
+    y = coast_top + SLOT_H + 30
+    widest = coast_width
+    for area in picture.areas:
+        title = "Play area" if len(picture.areas) == 1 else f"Seat {area.seat}, play area"
+        texts.append(Text(MARGIN, _r(y), "subhead", title))
+        width, height = _area_shapes(shapes, area, MARGIN + 22, y + 26)
+        widest = max(widest, width + 22)
+        y += 26 + height + 24
+    below = ([head.last] if head.last else []) + head.status
+    for i, line in enumerate(below):
+        texts.append(Text(MARGIN, _r(y + i * LINE), "text", line))
+    texts.append(Text(MARGIN, _r(y + len(below) * LINE), "result", head.result))
+    # Wide enough for the longest line of words (about 0.6 em a character).
+    longest = max(len(t.text) * 0.6 * FONT_SIZE.get(t.css, 13) for t in texts)
+    width = max(widest, longest, 590.0) + 2 * MARGIN
+    height = y + (len(below) + 1) * LINE + MARGIN
+    return render(
+        "crab.svg.j2", title=head.title, width=_r(width), height=_r(height),
+        shapes=shapes, texts=texts + shapes.texts,
+    )

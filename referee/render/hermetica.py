@@ -1,0 +1,402 @@
+"""Diagrams of Hermetica: the mat of flat-top hex columns with walls, Shields, units, the
+Horizons and Prime hexes, and what the last turn did. Text for the mail body, SVG to attach,
+and the printable sheet per wall scheme.
+
+Everything is computed here; templates/hermetica.txt.j2, hermetica.svg.j2 and
+hermetica-paper.svg.j2 only place values and loop.
+"""
+
+from __future__ import annotations
+
+import math
+import tomllib
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Mapping
+
+from referee.data import builtin_data
+from referee.errors import UsageError
+from referee.games.hermetica import (
+    ELEMENTS, MOON, SIDE, SUN, UNIT_NAME, ActionReport, Board, HermeticaPicture, board_from_data,
+)
+from referee.geometry.grid import LETTERS
+from referee.render.templates import render
+
+# -- words shared by text and SVG ------------------------------------------------------------
+
+
+def unit_words(unit) -> str:
+    return f"{SIDE[unit.seat]}'s {UNIT_NAME[unit.kind]}"
+
+
+def action_lines(picture: HermeticaPicture) -> list[str]:
+    """The last ply, action by action: what moved, what was pushed, shot or relocated, and
+    what was captured (captures are never written in the notation, so they are spelt out)."""
+    board = picture.board
+    lines = []
+    for number, report in enumerate(picture.last, 1):
+        effects = []
+        for seg in report.segments:
+            if seg.kind == "push":
+                if seg.end is None:
+                    to = "off the board"
+                elif seg.capture:
+                    to = f"against the barrier on {board.name(seg.end)}"
+                else:
+                    to = f"to {board.name(seg.end)}"
+                effects.append(f"pushed {board.name(seg.start)} {to}")
+            elif seg.kind == "relocate":
+                effects.append(f"relocated {board.name(seg.start)} to {board.name(seg.end)}")
+            elif seg.kind == "shield" and seg.start is None:
+                effects.append(f"Shield deployed on {board.name(seg.end)}")
+            elif seg.kind == "shield" and _carried(report, seg):
+                effects.append(f"carried its Shield to {board.name(seg.end)}")
+            elif seg.kind == "shield":
+                effects.append(f"Shield redeployed from {board.name(seg.start)} to {board.name(seg.end)}")
+        for cell, unit in report.captured:
+            effects.append(f"captured {unit_words(unit)} on {board.name(cell)}")
+        prefix = f"{number}. " if len(picture.last) > 1 else ""
+        lines.append(f"{prefix}{report.text}" + (f": {'; '.join(effects)}" if effects else ""))
+    return lines
+
+
+def _carried(report: ActionReport, seg) -> bool:
+    """A Shield carried by its Fire (R-HM6) moves with a step: not worth a word of its own."""
+    return any(s.kind == "step" and s.start == seg.start and s.end == seg.end for s in report.segments)
+
+
+def reserve_lines(picture: HermeticaPicture) -> list[str]:
+    lines = []
+    for seat in (SUN, MOON):
+        left = ", ".join(f"{UNIT_NAME[k]} {picture.reserve[seat][k]}" for k in ELEMENTS)
+        spent = ", ".join(f"{UNIT_NAME[k]} {picture.spent[seat][k]}" for k in ELEMENTS)
+        lines.append(f"{SIDE[seat]} elements spawned: {spent}; still to spawn: {left}")
+    return lines
+
+
+# -- text ------------------------------------------------------------------------------------
+
+TEXT_LEGEND = (
+    "A Adept  F Fire  E Earth  W Water: Sun upper case, Moon lower case",
+    "#..# Wall  [..] Sun's Shield  {..} Moon's Shield  *..* Prime hex  =..= Horizon hex",
+)
+CELL_WIDTH = 4  # characters per column: barrier mark, two for the content, barrier mark
+
+
+def _text_cell(picture: HermeticaPicture, cell: int) -> str:
+    """Four characters: the barrier (or the Horizon or Prime mark) on both sides of the unit's
+    letter, or of the cell's number when no unit stands there."""
+    board = picture.board
+    unit = picture.units.get(cell)
+    middle = f" {unit.letter}" if unit is not None else f"{board.grid.coords[cell][1] + 1:>2}"
+    if cell in picture.walls:
+        return f"#{middle}#"
+    if picture.shields.get(SUN) == cell:
+        return f"[{middle}]"
+    if picture.shields.get(MOON) == cell:
+        return f"{{{middle}}}"
+    if cell in board.primes.values():
+        return f"*{middle}*"
+    if _on_horizon(board, cell):
+        return f"={middle}="
+    return f" {middle} "
+
+
+def _on_horizon(board: Board, cell: int) -> bool:
+    return any(cell in h for h in board.horizons.values())
+
+
+def board_lines(picture: HermeticaPicture) -> list[str]:
+    """The mat as monospace lines, top first: one line per half cell, columns four characters
+    apart, the column letters under each column's bottom cell and over its top cell."""
+    grid = picture.board.grid
+    top = max(h for _, h in grid.doubled) + 1
+    canvas = {h: [" "] * (CELL_WIDTH * grid.columns) for h in range(-1, top + 1)}
+    for cell in grid:
+        q, h = grid.doubled[cell]
+        text = _text_cell(picture, cell)
+        canvas[h][CELL_WIDTH * q: CELL_WIDTH * q + CELL_WIDTH] = list(text)
+    for q in range(grid.columns):
+        cells = grid.column_cells(q)
+        for h in (grid.doubled[cells[0]][1] - 1, grid.doubled[cells[-1]][1] + 1):
+            canvas[h][CELL_WIDTH * q + 2] = LETTERS[q]
+    return ["  " + "".join(canvas[h]).rstrip() for h in range(top, -2, -1)]
+
+
+def hermetica_text(picture: HermeticaPicture, head) -> str:
+    return render(
+        "hermetica.txt.j2",
+        head=head,
+        rows=board_lines(picture),
+        legend=TEXT_LEGEND,
+        actions=action_lines(picture),
+        reserves=reserve_lines(picture),
+    )
+
+
+# -- SVG -------------------------------------------------------------------------------------
+
+UNIT = 46.0  # pixels between neighbouring cell centres
+MARGIN = 16.0
+LINE = 18.0
+
+
+@dataclass(frozen=True)
+class Hex:
+    name: str
+    points: str
+    css: str  # "cell", plus "horizon-sun" / "horizon-moon" / "prime"
+
+
+@dataclass(frozen=True)
+class Token:
+    """A unit: a circle for Sun, a diamond for Moon (owner by shape), its letter inside."""
+
+    name: str
+    x: float
+    y: float
+    letter: str
+    seat: int
+    points: str  # the diamond, for Moon
+    words: str
+
+
+@dataclass(frozen=True)
+class Mark:
+    x: float
+    y: float
+    text: str
+    css: str
+
+
+@dataclass(frozen=True)
+class Arrow:
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+    css: str
+
+
+@dataclass(frozen=True)
+class Words:
+    x: float
+    y: float
+    css: str
+    text: str
+
+
+def _layout(board: Board, unit: float, top_left: tuple[float, float]):
+    """A function from board units to drawing positions (y down), and the drawing's size."""
+    grid = board.grid
+    xs = [x for c in grid for x, _ in grid.corners(c)]
+    ys = [y for c in grid for _, y in grid.corners(c)]
+    pad = 0.6  # room for the column letters
+    left, right, bottom, top = min(xs) - pad, max(xs) + pad, min(ys) - pad, max(ys) + pad
+
+    def place(x: float, y: float) -> tuple[float, float]:
+        return (round(top_left[0] + (x - left) * unit, 2), round(top_left[1] + (top - y) * unit, 2))
+
+    return place, (right - left) * unit, (top - bottom) * unit
+
+
+def _hexes(board: Board, place, walls=frozenset()) -> list[Hex]:
+    hexes = []
+    for cell in board.grid:
+        points = " ".join("%s,%s" % place(*p) for p in board.grid.corners(cell))
+        css = "cell"
+        if cell in board.horizons[SUN]:
+            css += " horizon-sun"
+        elif cell in board.horizons[MOON]:
+            css += " horizon-moon"
+        if cell in board.primes.values():
+            css += " prime"
+        hexes.append(Hex(board.name(cell), points, css))
+    return hexes
+
+
+def _column_labels(board: Board, place) -> list[Words]:
+    grid, labels = board.grid, []
+    for q in range(grid.columns):
+        cells = grid.column_cells(q)
+        for cell, dy in ((cells[0], -0.75), (cells[-1], 0.75)):
+            x, y = grid.centre(cell)
+            labels.append(Words(*place(x, y + dy), "coord", LETTERS[q]))
+    return labels
+
+
+def _special_marks(board: Board, place) -> list[Mark]:
+    """The Prime hexes and the Horizons, marked by words as well as by tint."""
+    marks = []
+    for seat in (SUN, MOON):
+        x, y = place(*board.grid.centre(board.primes[seat]))
+        marks.append(Mark(x, round(y + UNIT * 0.41, 2), "Prime", "primelabel"))
+    return marks
+
+
+def hermetica_svg(picture: HermeticaPicture, head) -> str:
+    board = picture.board
+    grid = board.grid
+    above = [Words(0, 0, "head", head.title)] + [Words(0, 0, "text", p) for p in head.players]
+    below = ([head.last] if head.last else []) + action_lines(picture) + head.status + reserve_lines(picture)
+    board_top = MARGIN + (len(above) + 0.5) * LINE
+    place, board_w, board_h = _layout(board, UNIT, (0, board_top))
+    longest = max([len(w.text) * 0.6 * 15 for w in above] + [len(t) * 0.6 * 13 for t in below] + [590.0])
+    width = max(board_w, longest) + 2 * MARGIN
+    shift = (width - board_w) / 2
+    place, _, _ = _layout(board, UNIT, (shift, board_top))
+    legend_y = board_top + board_h + LINE
+    legend = [
+        "Sun: circles, upper case; Moon: diamonds, lower case. A Adept, F Fire, E Earth, W Water.",
+        "Dark hex: Wall. Shield: ringed hex with its owner's initial. Tinted edges: the Horizons.",
+        "Last turn: solid arrow a step, red dashes a shot, blue dots a push, green dashes a relocation, × a capture.",
+    ]
+    text_top = legend_y + (len(legend) + 0.5) * LINE
+    height = text_top + (len(below) + 2) * LINE + MARGIN
+
+    tokens = []
+    r = UNIT * 0.34
+    for cell, unit in sorted(picture.units.items()):
+        x, y = place(*grid.centre(cell))
+        diamond = f"{x},{round(y - r * 1.15, 2)} {round(x + r * 1.15, 2)},{y} {x},{round(y + r * 1.15, 2)} {round(x - r * 1.15, 2)},{y}"
+        tokens.append(Token(board.name(cell), x, y, unit.letter, unit.seat, diamond, unit_words(unit)))
+    walls = []
+    for cell in sorted(picture.walls):
+        walls.append(" ".join("%s,%s" % place(*_shrink(grid, cell, p, 0.85)) for p in grid.corners(cell)))
+    shields = []
+    for seat in (SUN, MOON):
+        cell = picture.shields.get(seat)
+        if cell is not None:
+            points = " ".join("%s,%s" % place(*_shrink(grid, cell, p, 0.8)) for p in grid.corners(cell))
+            x, y = place(*grid.centre(cell))
+            shields.append((points, f"shield-{SIDE[seat].lower()}", Mark(x, round(y - UNIT * 0.36, 2), SIDE[seat][0], "shieldlabel")))
+    arrows, crosses = [], []
+    for report in picture.last:
+        for seg in report.segments:
+            if seg.start is None or seg.kind in ("spawn", "wall"):
+                continue
+            x1, y1 = place(*grid.centre(seg.start))
+            if seg.end is None:
+                crosses.append(Mark(x1, y1, "×", "capture"))
+                continue
+            x2, y2 = place(*grid.centre(seg.end))
+            arrows.append(_arrow(x1, y1, x2, y2, f"arrow-{seg.kind}", r * 0.7))
+        for cell, _ in report.captured:
+            x, y = place(*grid.centre(cell))
+            crosses.append(Mark(x, y, "×", "capture"))
+    news = []
+    for report in picture.last:
+        for seg in report.segments:
+            if seg.kind in ("spawn", "wall") and seg.end is not None:
+                x, y = place(*grid.centre(seg.end))
+                news.append(Mark(x, round(y + UNIT * 0.42, 2), "new", "newlabel"))
+    texts = [Words(MARGIN, round(MARGIN + (i + 0.7) * LINE, 2), w.css, w.text) for i, w in enumerate(above)]
+    texts += [Words(MARGIN, round(legend_y + i * LINE, 2), "small", t) for i, t in enumerate(legend)]
+    texts += [Words(MARGIN, round(text_top + (i + 0.5) * LINE, 2), "text", t) for i, t in enumerate(below)]
+    texts.append(Words(MARGIN, round(text_top + (len(below) + 0.8) * LINE, 2), "result", head.result))
+    return render(
+        "hermetica.svg.j2",
+        title=head.title,
+        width=round(width, 2),
+        height=round(height, 2),
+        hexes=_hexes(board, place),
+        walls=walls,
+        shields=shields,
+        tokens=tokens,
+        arrows=arrows,
+        crosses=crosses,
+        news=news,
+        marks=_special_marks(board, place),
+        labels=_column_labels(board, place),
+        texts=texts,
+        radius=round(r, 2),
+        font=round(UNIT * 0.36, 2),
+    )
+
+
+def _arrow(x1: float, y1: float, x2: float, y2: float, css: str, gap: float) -> Arrow:
+    """An arrow between two centres, stopped short of the tokens so their letters stay clear."""
+    length = math.hypot(x2 - x1, y2 - y1)
+    ux, uy = (x2 - x1) / length, (y2 - y1) / length
+    return Arrow(round(x1 + ux * gap, 2), round(y1 + uy * gap, 2),
+                 round(x2 - ux * gap, 2), round(y2 - uy * gap, 2), css)
+
+
+def _shrink(grid, cell: int, point: tuple[float, float], factor: float) -> tuple[float, float]:
+    cx, cy = grid.centre(cell)
+    return (cx + (point[0] - cx) * factor, cy + (point[1] - cy) * factor)
+
+
+# -- the printable sheet ---------------------------------------------------------------------
+
+
+def paper_sheet(game, options: Mapping[str, Any], picture: HermeticaPicture, paper: str) -> str:
+    """`referee board hermetica`: the mat true to size with the Horizons, the Prime hexes and
+    the scheme's walls (none for `draft`), coordinates in every hex."""
+    from referee.render.paper import MARGIN as PAPER_MARGIN, TITLE_BLOCK, fit
+
+    board = _sheet_board(options)
+    grid = board.grid
+    xs = [x for c in grid for x, _ in grid.corners(c)]
+    ys = [y for c in grid for _, y in grid.corners(c)]
+    pad = 0.6
+    board_w, board_h = max(xs) - min(xs) + 2 * pad, max(ys) - min(ys) + 2 * pad
+    sheet = fit(board_w, board_h, paper)
+    unit = sheet.cell
+    left = (sheet.width - board_w * unit) / 2
+    top = PAPER_MARGIN + TITLE_BLOCK + (sheet.height - 2 * PAPER_MARGIN - TITLE_BLOCK - board_h * unit) / 2
+    place, _, _ = _layout(board, unit, (left, top))
+    scheme = options["scheme"]
+    walls = board.schemes.get(scheme, frozenset()) if scheme != "draft" else frozenset()
+    wall_shapes = [
+        " ".join("%s,%s" % place(*_shrink(grid, c, p, 0.85)) for p in grid.corners(c)) for c in sorted(walls)
+    ]
+    names = []
+    for cell in grid:
+        x, y = place(*grid.centre(cell))
+        if cell in board.primes.values():
+            y = round(y - unit * 0.08, 3)  # room for the Prime mark below the name
+        names.append(Words(x, y, "name", board.name(cell)))
+    marks = []
+    for seat in (SUN, MOON):
+        x, y = place(*grid.centre(board.primes[seat]))
+        marks.append(Words(x, round(y + unit * 0.26, 3), "prime", f"{SIDE[seat]} Prime"))
+    options_text = ", ".join(f"{k} {v}" for k, v in options.items())
+    return render(
+        "hermetica-paper.svg.j2",
+        width=sheet.width,
+        height=sheet.height,
+        title=f"{game.name} ({game.credit}) · {scheme} scheme",
+        subtitle=(f"{options_text} · {len(grid)} hexes · {unit:.1f} mm between centres · "
+                  f"{paper.upper()} {sheet.orientation} · shaded edge hexes: the Horizons (Sun below, Moon above)"),
+        title_x=PAPER_MARGIN,
+        title_y=PAPER_MARGIN + 7,
+        subtitle_y=PAPER_MARGIN + 13,
+        hexes=_hexes(board, place),
+        walls=wall_shapes,
+        names=names,
+        marks=marks,
+        labels=_column_labels(board, place),
+        name_size=round(unit * 0.22, 2),
+        mark_size=round(unit * 0.13, 2),
+        label_size=round(unit * 0.38, 2),
+        line_width=round(max(unit * 0.025, 0.3), 3),
+    )
+
+
+def _sheet_board(options: Mapping[str, Any]) -> Board:
+    """The mat named by the `board` option: built in, or a board file read from a path."""
+    value = options["board"]
+    content = builtin_data("hermetica-board", value)
+    if content is None:
+        try:
+            content = tomllib.loads(Path(value).read_text(encoding="utf-8"))
+        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
+            raise UsageError(f"{value}: cannot read the board file for Hermetica: {exc}") from None
+    try:
+        board = board_from_data(content)
+    except ValueError as exc:
+        raise UsageError(f"{value}: {exc}") from None
+    if options["scheme"] != "draft" and options["scheme"] not in board.schemes:
+        raise UsageError(f"{value}: the board file has no scheme {options['scheme']!r}")
+    return board

@@ -1,0 +1,187 @@
+"""Tamper evidence for records sent by mail: a SHA-256 chain over the header and every ply, and
+optional Ed25519 signatures of the plies (README: "Sealed and signed records").
+
+The chain: digest 0 is SHA-256 of the header text, digest k is SHA-256 of digest k−1 and the
+text of ply k; ply k's [[moves]] entry stores digest k. Changing anything at ply k — the move,
+its time stamp, its comment — or anything in the header changes digest k and every one after
+it, so the first entry whose stored digest differs from the recomputed one is where the record
+was altered. Player names are left out of the header (they may be completed later); public keys
+are checked where it matters, by `receive --mine` and `verify --against`.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+from typing import Any
+
+from referee.errors import RecordError
+from referee.record import Entry, Record, toml_datetime
+
+PREFIX = "sha256:"
+KEY_PREFIX = "ed25519:"
+HEADER_TAG = "referee record 1"
+
+
+def _canonical_json(value: Any) -> str:
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str)
+
+
+def header_text(record: Record) -> str:
+    """What digest 0 covers: the game, its options and its setup."""
+    body = {"game": record.game, "options": record.options, "setup": record.setup}
+    return f"{HEADER_TAG}\n{_canonical_json(body)}"
+
+
+def entry_text(ply: int, move: str, entry: Entry) -> str:
+    """What ply `ply` adds to the chain: its canonical move, time stamp and comment."""
+    at = toml_datetime(entry.at) if entry.at is not None else None
+    return _canonical_json({"ply": ply, "move": move, "at": at, "comment": entry.comment})
+
+
+def _digest(previous: str, text: str) -> str:
+    return PREFIX + hashlib.sha256(f"{previous}\n{text}".encode("utf-8")).hexdigest()
+
+
+def chain(record: Record, moves: list[str]) -> list[str]:
+    """The digest of every ply, given the plies' canonical moves."""
+    digests, previous = [], _digest("", header_text(record))
+    for ply, (move, entry) in enumerate(zip(moves, record.moves), 1):
+        previous = _digest(previous, entry_text(ply, move, entry))
+        digests.append(previous)
+    return digests
+
+
+def seal(record: Record, moves: list[str]) -> None:
+    """Write the digest of every ply into its entry (the referee seals whatever it writes)."""
+    for entry, digest in zip(record.moves, chain(record, moves)):
+        entry.digest = digest
+
+
+def check(record: Record, moves: list[str]) -> None:
+    """Raise a located RecordError at the first ply whose stored digest is wrong. Entries
+    without a digest (hand-written plies) are allowed: they are reported as unsealed."""
+    for ply, (entry, digest) in enumerate(zip(record.moves, chain(record, moves)), 1):
+        if entry.digest is not None and entry.digest != digest:
+            raise RecordError(
+                "bad digest: the record was changed at this ply or before it "
+                "(header, move, time or comment)",
+                file=record.path, line=entry.line, ply=ply, move=entry.move,
+            )
+
+
+def unsealed(record: Record) -> list[int]:
+    return [ply for ply, entry in enumerate(record.moves, 1) if entry.digest is None]
+
+
+# -- signatures (optional: needs the `cryptography` package, `pip install 'referee[sign]'`) ----
+
+
+class SigningUnavailable(RuntimeError):
+    pass
+
+
+def _ed25519():
+    try:
+        from cryptography.hazmat.primitives.asymmetric import ed25519
+    except ImportError:
+        raise SigningUnavailable(
+            "signed moves need the cryptography package: pip install 'referee[sign]'"
+        ) from None
+    return ed25519
+
+
+def new_key_pair() -> tuple[bytes, str]:
+    """A new private key (PEM) and its public key as written in [players]: "ed25519:…"."""
+    from cryptography.hazmat.primitives import serialization
+
+    private = _ed25519().Ed25519PrivateKey.generate()
+    pem = private.private_bytes(
+        serialization.Encoding.PEM, serialization.PrivateFormat.PKCS8, serialization.NoEncryption()
+    )
+    return pem, public_key_text(private)
+
+
+def public_key_text(private) -> str:
+    from cryptography.hazmat.primitives import serialization
+
+    raw = private.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
+    return KEY_PREFIX + base64.b64encode(raw).decode("ascii")
+
+
+def load_private_key(pem: bytes):
+    """The private key in a PEM file made by `referee key new`; raises ValueError."""
+    from cryptography.hazmat.primitives import serialization
+
+    ed25519 = _ed25519()
+    try:
+        key = serialization.load_pem_private_key(pem, password=None)
+    except (ValueError, TypeError) as exc:
+        raise ValueError(f"not an unencrypted PEM private key ({exc})") from None
+    if not isinstance(key, ed25519.Ed25519PrivateKey):
+        raise ValueError("not an Ed25519 key")
+    return key
+
+
+def sign(private, digest: str) -> str:
+    """The signature of a ply: Ed25519 over its digest, which chains everything before it."""
+    return KEY_PREFIX + base64.b64encode(private.sign(digest.encode("ascii"))).decode("ascii")
+
+
+def signature_valid(public: str, digest: str, signature: str) -> bool:
+    ed25519 = _ed25519()
+    from cryptography.exceptions import InvalidSignature
+
+    try:
+        if not public.startswith(KEY_PREFIX) or not signature.startswith(KEY_PREFIX):
+            return False
+        key = ed25519.Ed25519PublicKey.from_public_bytes(base64.b64decode(public[len(KEY_PREFIX):], validate=True))
+        key.verify(base64.b64decode(signature[len(KEY_PREFIX):], validate=True), digest.encode("ascii"))
+        return True
+    except (InvalidSignature, ValueError):
+        return False
+
+
+def signature_problems(record: Record, moves: list[str], movers: list[int]) -> list[RecordError]:
+    """Every signed ply whose signature is not that of the seat that made it."""
+    problems = []
+    digests = chain(record, moves)
+    for ply, (entry, digest, seat) in enumerate(zip(record.moves, digests, movers), 1):
+        if entry.signature is None:
+            continue
+        key = record.players.get(seat, {}).get("key")
+        if key is None:
+            reason = f"signed, but seat {seat} has no key in [players]"
+        elif not signature_valid(key, digest, entry.signature):
+            reason = f"the signature is not seat {seat}'s, or the ply was altered"
+        else:
+            continue
+        problems.append(RecordError(reason, file=record.path, line=entry.line, ply=ply, move=entry.move))
+    return problems
+
+
+def unsigned(record: Record) -> list[int]:
+    return [ply for ply, entry in enumerate(record.moves, 1) if entry.signature is None]
+
+
+def divergence(mine, theirs) -> str | None:
+    """Where `theirs` (a replay) fails to extend `mine`: the same game, header and public keys,
+    and every ply of `mine` unchanged. None when it extends it (or is the same)."""
+    a, b = mine.record, theirs.record
+    if header_text(a) != header_text(b):
+        return "the game, its options or its setup differ"
+    for seat, player in a.players.items():
+        if "key" in player and b.players.get(seat, {}).get("key") != player["key"]:
+            return f"seat {seat}'s public key differs"
+    digests_a, digests_b = chain(a, mine.entries), chain(b, theirs.entries)
+    for ply in range(1, mine.plies + 1):
+        if ply > theirs.plies:
+            return (f"{b.path} stops at ply {theirs.plies}, but {a.path} goes on to ply "
+                    f"{mine.plies}: plies are missing (truncated)")
+        if mine.entries[ply - 1] != theirs.entries[ply - 1]:
+            return (f"ply {ply} is {theirs.entries[ply - 1]} in {b.path} but "
+                    f"{mine.entries[ply - 1]} in {a.path}")
+        if digests_a[ply - 1] != digests_b[ply - 1]:
+            return f"ply {ply} has another time stamp or comment in {b.path} than in {a.path}"
+    return None

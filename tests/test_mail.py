@@ -1,0 +1,306 @@
+"""Correspondence by mail: messages, sealed and signed records, conditional moves, PNG.
+
+Two players, Ann (seat 1) and Bo (seat 2), each keep their own folder and exchange .eml files.
+"""
+
+from __future__ import annotations
+
+import email
+import email.policy
+import re
+from pathlib import Path
+
+import pytest
+
+from referee.record import read_record
+
+PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
+CELLS_3 = ["a1", "a2", "a3", "b1", "b2", "b3", "b4", "c1", "c2", "c3", "c4", "c5",
+           "d2", "d3", "d4", "d5", "e3", "e4", "e5"]
+
+
+def parse(path):
+    return email.message_from_bytes(Path(path).read_bytes(), policy=email.policy.default)
+
+
+def attachments(message):
+    return {part.get_filename(): part for part in message.iter_attachments()}
+
+
+@pytest.fixture
+def game(cli):
+    result = cli("new", "odd", "-o", "game.toml", "-O", "size=3", "-O", "min_group=2",
+                 "--player", "1=Ann <ann@example.org>", "--player", "2=Bo <bo@example.org>")
+    assert result.exit_code == 0
+    return Path("game.toml")
+
+
+# -- mail ------------------------------------------------------------------------------------
+
+
+def test_mail_is_a_message_to_the_seat_to_move_with_record_svg_and_png(cli, game):
+    cli("move", game, "b b2")
+    result = cli("mail", game, "-o", "out.eml")
+    assert result.exit_code == 0, result.output
+    message = parse("out.eml")
+    assert message["To"] == "Bo <bo@example.org>" and message["From"] == "Ann <ann@example.org>"
+    assert "Odd" in message["Subject"] and "ply 1" in message["Subject"] and "b b2" in message["Subject"]
+    body = message.get_body(("plain",)).get_content()
+    assert "[X]" in body and "Seat 2 to move" in body and "referee receive" in body
+    files = attachments(message)
+    assert files["game.toml"].get_content_type() == "application/toml"
+    assert files["game.toml"].get_payload(decode=True) == game.read_bytes()
+    assert files["game.svg"].get_payload(decode=True).startswith(b"<svg")
+    assert files["game.png"].get_payload(decode=True).startswith(PNG_MAGIC)
+
+
+def test_mail_without_an_address_needs_to(cli):
+    cli("new", "odd", "-o", "g.toml")
+    result = cli("mail", "g.toml", "-o", "m.eml")
+    assert result.exit_code == 2 and "--to" in result.stderr and not Path("m.eml").exists()
+    assert cli("mail", "g.toml", "--to", "x@example.org", "-o", "m.eml").exit_code == 0
+    assert parse("m.eml")["To"] == "x@example.org"
+
+
+def test_mail_refuses_a_header_injection_from_a_player_name(cli):
+    Path("g.toml").write_text(
+        'format = 1\ngame = "odd"\n[players]\n1 = "Ann <ann@example.org>"\n'
+        '2 = "Bo <bo@example.org>\\r\\nBcc: spy@example.org"\n'
+    )
+    cli("move", "g.toml", "b e5")
+    result = cli("mail", "g.toml", "-o", "m.eml")
+    assert result.exit_code == 2 and "header" in result.stderr and not Path("m.eml").exists()
+
+
+# -- receive and verify ----------------------------------------------------------------------
+
+
+def two_players(cli, tmp_path, game):
+    """Ann's and Bo's folders, Ann having played b b2 and mailed it to Bo, Bo having saved it."""
+    (tmp_path / "ann").mkdir()
+    (tmp_path / "bo").mkdir()
+    ann, bo = tmp_path / "ann" / "game.toml", tmp_path / "bo" / "game.toml"
+    game.rename(ann)
+    assert cli("move", ann, "b b2").exit_code == 0
+    assert cli("mail", ann, "-o", "to-bo.eml").exit_code == 0
+    assert cli("receive", "to-bo.eml", "-o", bo).exit_code == 0
+    return ann, bo
+
+
+def test_receive_saves_a_record_that_extends_my_copy(cli, tmp_path, game):
+    ann, bo = two_players(cli, tmp_path, game)
+    assert cli("move", bo, "w c3").exit_code == 0
+    cli("mail", bo, "-o", "to-ann.eml")
+    result = cli("receive", "to-ann.eml", "--mine", ann)
+    assert result.exit_code == 0, result.output
+    assert [e.move for e in read_record(ann).moves] == ["b b2", "w c3"]
+
+
+def test_an_earlier_ply_edited_by_hand_is_caught_by_its_digest(cli, tmp_path, game):
+    ann, bo = two_players(cli, tmp_path, game)
+    cli("move", bo, "w c3")
+    text = bo.read_text().replace('move = "b b2"', 'move = "b a1"')
+    bo.write_text(text)
+    result = cli("validate", bo)
+    assert result.exit_code == 1 and "ply 1 (b a1): bad digest" in result.output
+    before = ann.read_bytes()
+    refused = cli("receive", bo, "--mine", ann)
+    assert refused.exit_code == 1 and ann.read_bytes() == before
+
+
+def test_a_rewritten_history_with_fresh_digests_is_caught_by_mine(cli, tmp_path, game):
+    """A forger who recomputes every digest still cannot pass off another past."""
+    ann, bo = two_players(cli, tmp_path, game)
+    forged = tmp_path / "forged.toml"
+    assert cli("new", "odd", "-o", forged, "-O", "size=3", "-O", "min_group=2",
+               "--player", "1=Ann <ann@example.org>", "--player", "2=Bo <bo@example.org>").exit_code == 0
+    cli("move", forged, "b a1")
+    cli("move", forged, "w c3")
+    assert cli("validate", forged).exit_code == 0
+    before = ann.read_bytes()
+    result = cli("receive", forged, "--mine", ann)
+    assert result.exit_code == 1 and "ply 1 is b a1" in result.stderr
+    assert ann.read_bytes() == before
+
+
+def test_a_truncated_record_is_caught_with_against(cli, tmp_path, game):
+    ann, bo = two_players(cli, tmp_path, game)
+    cli("move", bo, "w c3")
+    cli("mail", bo, "-o", "to-ann.eml")
+    cli("receive", "to-ann.eml", "--mine", ann)
+    record = read_record(ann)
+    record.moves = record.moves[:1]
+    short = tmp_path / "short.toml"
+    short.write_text(record.to_toml())
+    assert cli("validate", short).exit_code == 0  # a shorter game is still a game…
+    result = cli("verify", short, "--against", ann)
+    assert result.exit_code == 1 and "truncated" in result.stderr  # …but not the one we played
+    assert cli("receive", short, "--mine", ann).exit_code == 1
+    assert cli("verify", ann, "--against", short).exit_code == 0
+
+
+def test_a_message_without_the_record_is_a_clear_error(cli, tmp_path, game):
+    cli("move", game, "b b2")
+    cli("mail", game, "-o", "full.eml")
+    message = parse("full.eml")
+    stripped = email.message.EmailMessage()
+    for header in ("To", "From", "Subject"):
+        stripped[header] = message[header]
+    stripped.set_content(message.get_body(("plain",)).get_content())
+    Path("bare.eml").write_bytes(bytes(stripped))
+    result = cli("receive", "bare.eml", "-o", "new.toml")
+    assert result.exit_code == 1 and "no record attached" in result.stderr
+    assert "Traceback" not in result.output and not Path("new.toml").exists()
+
+
+def test_receive_needs_somewhere_to_save(cli, game):
+    assert cli("receive", game).exit_code == 2
+
+
+def test_hand_written_records_are_valid_and_reported_unsealed(cli):
+    Path("hand.toml").write_text('format = 1\ngame = "odd"\nmoves = ["b e5", "w d4"]\n')
+    assert cli("validate", "hand.toml").exit_code == 0
+    result = cli("verify", "hand.toml")
+    assert result.exit_code == 0 and "2 unsealed" in result.stdout
+    cli("move", "hand.toml", "b a1")
+    assert "all sealed" in cli("verify", "hand.toml").stdout
+
+
+# -- signatures ------------------------------------------------------------------------------
+
+
+def keys(cli):
+    publics = {}
+    for who in ("ann", "bo"):
+        result = cli("key", "new", "-o", f"{who}.key")
+        assert result.exit_code == 0
+        publics[who] = result.stdout.strip()
+        assert re.fullmatch(r"ed25519:[A-Za-z0-9+/=]{44}", publics[who])
+    assert cli("new", "odd", "-o", "s.toml", "--player", "1=Ann", "--player", "2=Bo",
+               "--key", f"1={publics['ann']}", "--key", f"2={publics['bo']}").exit_code == 0
+    return publics
+
+
+def test_signed_moves_verify_and_unsigned_plies_are_reported(cli):
+    keys(cli)
+    assert cli("move", "s.toml", "b e5", "--sign", "ann.key").exit_code == 0
+    assert cli("move", "s.toml", "w d4").exit_code == 0
+    assert cli("move", "s.toml", "b a1", "--sign", "ann.key").exit_code == 0
+    result = cli("verify", "s.toml")
+    assert result.exit_code == 0 and "all valid" in result.stdout and "unsigned plies 2" in result.stdout
+
+
+def test_signing_with_another_seats_key_is_refused(cli):
+    keys(cli)
+    before = Path("s.toml").read_bytes()
+    result = cli("move", "s.toml", "b e5", "--sign", "bo.key")
+    assert result.exit_code == 2 and "not seat 1's key" in result.stderr
+    assert Path("s.toml").read_bytes() == before
+
+
+def test_a_forged_signature_or_an_altered_signed_move_is_rejected(cli):
+    keys(cli)
+    cli("move", "s.toml", "b e5", "--sign", "ann.key")
+    cli("move", "s.toml", "w d4", "--sign", "bo.key")
+    text = Path("s.toml").read_text()
+    # Bo signs a ply as if Ann had made it: take Bo's signature for Ann's ply.
+    sigs = re.findall(r'signature = "([^"]+)"', text)
+    Path("forged.toml").write_text(text.replace(sigs[0], sigs[1], 1))
+    for command in (("verify", "forged.toml"), ("validate", "forged.toml")):
+        result = cli(*command)
+        assert result.exit_code == 1 and "ply 1" in result.output and "signature" in result.output
+
+
+# -- PNG -------------------------------------------------------------------------------------
+
+
+def test_show_png_is_a_png_and_the_same_every_time(cli, game):
+    cli("move", game, "b b2")
+    assert cli("show", game, "--format", "png", "-o", "a.png").exit_code == 0
+    assert cli("show", game, "--format", "png", "-o", "b.png").exit_code == 0
+    data = Path("a.png").read_bytes()
+    assert data.startswith(PNG_MAGIC) and len(data) > 5000 and data == Path("b.png").read_bytes()
+
+
+# -- conditional moves -----------------------------------------------------------------------
+
+
+def test_a_conditional_reply_is_played_when_the_opponent_matches_it(cli, game):
+    assert cli("move", game, "b b2", "--if", "w c3", "--then", "b a1",
+               "--if", "W A1", "--then", "b c3").exit_code == 0
+    assert read_record(game).pending == [{"if": "w c3", "then": "b a1"}, {"if": "w a1", "then": "b c3"}]
+    result = cli("move", game, "w a1")
+    assert result.exit_code == 0 and "conditional reply was played" in result.stdout
+    record = read_record(game)
+    assert [e.move for e in record.moves] == ["b b2", "w a1", "b c3"] and record.pending == []
+
+
+def test_conditions_are_dropped_when_the_opponent_plays_something_else(cli, game):
+    cli("move", game, "b b2", "--if", "w c3", "--then", "b a1")
+    result = cli("move", game, "w e5")
+    assert result.exit_code == 0 and "dropped" in result.stdout
+    record = read_record(game)
+    assert [e.move for e in record.moves] == ["b b2", "w e5"] and record.pending == []
+
+
+def test_an_impossible_condition_refuses_the_whole_move(cli, game):
+    before = game.read_bytes()
+    result = cli("move", game, "b b2", "--if", "w b2", "--then", "b a1")
+    assert result.exit_code == 1 and "--if w b2" in result.stderr and "occupied" in result.stderr
+    assert game.read_bytes() == before
+    assert cli("move", game, "b b2", "--if", "w c3").exit_code == 2  # a --then is missing
+
+
+def test_conditions_answer_a_reply_that_was_itself_conditional(cli, game):
+    cli("move", game, "b b2", "--if", "w c3", "--then", "b a1")
+    result = cli("move", game, "w c3", "--if", "b a1", "--then", "w e5")
+    assert result.exit_code == 0
+    assert [e.move for e in read_record(game).moves] == ["b b2", "w c3", "b a1", "w e5"]
+
+
+# -- a whole game by mail --------------------------------------------------------------------
+
+
+def test_two_players_play_a_whole_game_by_eml_files_alone(cli, tmp_path, game):
+    (tmp_path / "ann").mkdir()
+    (tmp_path / "bo").mkdir()
+    copies = {1: tmp_path / "ann" / "game.toml", 2: tmp_path / "bo" / "game.toml"}
+    game.rename(copies[1])
+    mailed = None
+    for ply, cell in enumerate(CELLS_3):
+        seat = ply % 2 + 1
+        mine = copies[seat]
+        if mailed is not None:
+            received = cli("receive", mailed, *(("--mine", mine) if mine.exists() else ("-o", mine)))
+            assert received.exit_code == 0, received.output
+        colour = "b" if cell[0] in "abc" else "w"
+        assert cli("move", mine, f"{colour} {cell}", "--as", seat).exit_code == 0
+        mailed = tmp_path / f"ply-{ply + 1}.eml"
+        assert cli("mail", mine, "-o", mailed).exit_code == 0
+        assert parse(mailed)["To"] == ("Bo <bo@example.org>" if seat == 1 else "Ann <ann@example.org>") \
+            or ply == len(CELLS_3) - 1
+    final = cli("receive", mailed, "--mine", copies[2] if seat == 1 else copies[1])
+    assert final.exit_code == 0 and "Seat 2 wins" in final.stdout
+    assert copies[1].read_bytes() == copies[2].read_bytes()
+
+
+def test_digests_follow_the_canonical_text_in_the_readme(cli, game):
+    """Anyone can recompute the seal from the README's definition, without this code."""
+    import hashlib
+    import json
+    import tomllib
+
+    cli("move", game, "b b2", "--comment", "the centre, «naturally»")
+    cli("move", game, "w c3")
+    doc = tomllib.loads(game.read_text())
+
+    def js(value):
+        return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+
+    header = js({"game": doc["game"], "options": doc["options"], "setup": doc.get("setup", {})})
+    previous = "sha256:" + hashlib.sha256(("\n" + "referee record 1\n" + header).encode()).hexdigest()
+    for ply, entry in enumerate(doc["moves"], 1):
+        at = entry["at"].strftime("%Y-%m-%dT%H:%M:%SZ")
+        text = js({"ply": ply, "move": entry["move"], "at": at, "comment": entry.get("comment")})
+        previous = "sha256:" + hashlib.sha256(f"{previous}\n{text}".encode()).hexdigest()
+        assert entry["digest"] == previous
