@@ -4,12 +4,10 @@ Every command runs inside `_guard`, the only place a RefereeError becomes a mess
 an exit code; nothing below it prints or exits.
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations` here: typer reads every command's annotations at each
+# start, and string annotations cost it an evaluation apiece (milliseconds of start-up).
 import contextlib
 import functools
-import json
-import secrets
 import sys
 from enum import Enum
 from pathlib import Path
@@ -21,7 +19,7 @@ from referee import __version__
 from referee.errors import RefereeError, UsageError
 from referee.games import GAMES, Game
 
-app = typer.Typer(
+_APP_SETTINGS: dict[str, Any] = dict(
     name="referee",
     help=(
         "Referee for board and card games played by correspondence. The record file is the "
@@ -34,6 +32,7 @@ app = typer.Typer(
     rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
+app = typer.Typer(**_APP_SETTINGS)
 
 
 class Format(str, Enum):
@@ -89,6 +88,13 @@ def _options(game: Game, pairs: list[str] | None) -> dict[str, Any]:
         raise UsageError(str(exc)) from None
 
 
+def _is_seat(text: str) -> bool:
+    """A seat number as a player types it: ASCII digits ("²" is a digit to str.isdigit, but
+    no number to int), short enough to be a seat."""
+    text = text.strip()
+    return text.isascii() and text.isdigit() and len(text) <= 9
+
+
 def _data_file(game: Game, option: str, kind: str, value: str) -> dict[str, Any]:
     """The content of a data option's file: built in, or a path read from the current folder
     (SPEC §1: its content is copied into the record, which never depends on the file again)."""
@@ -99,15 +105,24 @@ def _data_file(game: Game, option: str, kind: str, value: str) -> dict[str, Any]
     content = builtin_data(kind, value)
     if content is not None:
         return content
+    from referee.record import MAX_RECORD_BYTES
+
     try:
-        text = Path(value).read_text(encoding="utf-8")
+        with open(value, "rb") as handle:
+            data = handle.read(MAX_RECORD_BYTES + 1)  # a device such as /dev/zero never ends
+        text = data.decode("utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         reason = getattr(exc, "strerror", None) or "not UTF-8 text"
         raise UsageError(f"{value}: cannot read the {option} file for {game.name}: {reason}") from None
+    if len(data) > MAX_RECORD_BYTES:
+        raise UsageError(f"{value}: the {option} file is larger than {MAX_RECORD_BYTES // 1_000_000} MB")
     try:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise UsageError(f"{value}: the {option} file is not valid TOML: {exc}") from None
+    except (ValueError, RecursionError):  # a number of thousands of digits, nesting too deep
+        raise UsageError(f"{value}: the {option} file is not valid TOML: a number too long "
+                         "or arrays nested too deeply") from None
 
 
 def _load(file: str):
@@ -165,7 +180,7 @@ def games_command(as_json: bool = typer.Option(False, "--json", help="Print JSON
             }
             for g in GAMES.values()
         ]
-        typer.echo(json.dumps(listing, indent=2))
+        typer.echo(_json(listing, indent=2))
         return
     for g in GAMES.values():
         seats = f"{g.seats[0]}" if g.seats[0] == g.seats[1] else f"{g.seats[0]}–{g.seats[1]}"
@@ -189,6 +204,8 @@ def new_command(
 
     Example: referee new odd -o game.toml -O size=6 --player 1=Ann --player 2=Bo
     """
+    import secrets
+
     from referee.record import Record, write_atomic
     from referee.render.diagram import text_diagram
     from referee.replay import start
@@ -198,7 +215,7 @@ def new_command(
     players: dict[int, dict[str, str]] = {}
     for item in player or []:
         seat_text, sep, name = item.partition("=")
-        if not sep or not seat_text.strip().isdigit() or not name.strip():
+        if not sep or not _is_seat(seat_text) or not name.strip():
             raise UsageError(f"--player takes SEAT=NAME, e.g. --player 1=Ann, not {item!r}")
         seat, seats = int(seat_text), game.seat_count(options)
         if not 1 <= seat <= seats:
@@ -206,7 +223,7 @@ def new_command(
         players[seat] = {"name": name.strip()}
     for item in key or []:
         seat_text, sep, public = item.partition("=")
-        if not sep or not seat_text.strip().isdigit() or not public.strip().startswith("ed25519:"):
+        if not sep or not _is_seat(seat_text) or not public.strip().startswith("ed25519:"):
             raise UsageError(f"--key takes SEAT=ed25519:…, e.g. --key 1=ed25519:AAAA…, not {item!r}")
         seat = int(seat_text)
         if seat not in players:
@@ -262,12 +279,14 @@ def move_command(
     )
     if key is not None:
         _sign_ply(play, before + 1, key)
+    # The picture first: if it cannot be written the command fails before the record changes,
+    # so an exit code other than 0 always means the move was not recorded.
+    if svg is not None:
+        write_atomic(svg, svg_diagram(play))
     write_atomic(file, play.record.to_toml())
     typer.echo(text_diagram(play), nl=False)
     for note in notes:
         typer.echo(note)
-    if svg is not None:
-        write_atomic(svg, svg_diagram(play))
 
 
 def _private_key(path: str):
@@ -331,7 +350,7 @@ def validate_command(
             elif not as_json and not watched:
                 typer.echo(f"valid   {file}: {report['plies']} plies; {summary}")
     if as_json:
-        typer.echo(json.dumps(reports, indent=2))
+        typer.echo(_json(reports, indent=2))
     elif len(files) > 1:
         good = sum(r["valid"] for r in reports)
         typer.echo(f"{good} of {len(files)} records valid")
@@ -370,17 +389,18 @@ def status_command(
     play = _load(file)
     status = _status_json(play)
     if as_json:
-        typer.echo(json.dumps(status, indent=2))
+        typer.echo(_json(status, indent=2))
         return
-    from referee.render.diagram import header
+    from referee.render.header import header
+    from referee.render.templates import plain  # a name from the record must not forge lines
 
     head = header(play, play.plies, play.game.picture(play.state, play.last_move()))
-    typer.echo(head.title)
+    typer.echo(plain(head.title))
     for line in head.players:
-        typer.echo(line)
+        typer.echo(plain(line))
     typer.echo(f"Ply {play.plies}" + (f"; last move {play.last_move()}" if play.plies else ""))
     for line in head.status:
-        typer.echo(line)
+        typer.echo(plain(line))  # e.g. the deck's file name, which the record gives
     typer.echo(head.result)
 
 
@@ -396,7 +416,7 @@ def moves_command(
     to_move = play.to_move()
     listing = play.game.move_listing(play.state, after) if to_move is not None else {"moves": []}
     if as_json:
-        typer.echo(json.dumps({"to_move": to_move, **listing}))
+        typer.echo(_json({"to_move": to_move, **listing}))
         return
     if to_move is None:
         typer.echo("The game is over: no moves.")
@@ -660,5 +680,26 @@ def _root(
     pass
 
 
+def _json(value: Any, indent: int | None = None) -> str:
+    import json  # here, not at the top: only --json output needs it
+
+    return json.dumps(value, indent=indent)
+
+
 def main() -> None:
-    app()
+    _app_for(sys.argv[1:])()
+
+
+def _app_for(args: list[str]) -> typer.Typer:
+    """The app with only the command asked for, when one is named: typer builds every
+    registered command at each start, and a player runs one command at a time. Help, no
+    command or an unknown one get the whole app, so they list every command."""
+    name = args[0] if args else None
+    commands = [c for c in app.registered_commands if c.name == name]
+    groups = [g for g in app.registered_groups if g.name == name]
+    if not commands and not groups:
+        return app
+    slim = typer.Typer(**_APP_SETTINGS)
+    slim.registered_commands, slim.registered_groups = commands, groups
+    slim.registered_callback = app.registered_callback
+    return slim

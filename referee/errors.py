@@ -8,6 +8,11 @@ command cannot run as asked.
 
 from __future__ import annotations
 
+import re
+
+# Control characters and line separators, as in the diagrams (render/templates.py).
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029]")
+
 
 class RefereeError(Exception):
     exit_code = 1
@@ -50,7 +55,11 @@ class RefereeError(Exception):
             if self.action is not None:
                 place += f", action {self.action}"
             place += ": "
-        return place + self.reason
+        # A reason may quote what a stranger typed: quote its start, not a whole megabyte.
+        reason = self.reason if len(self.reason) <= 300 else self.reason[:297] + "…"
+        # The message goes to a terminal or a mail: a line break or an escape sequence from a
+        # stranger's record must not forge lines or repaint the screen.
+        return _CONTROL.sub("?", place + reason)
 
 
 class NotationError(RefereeError):

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import email.policy
 import email.utils
+import re
 from email.message import EmailMessage
 from email.parser import BytesParser
 from pathlib import PurePath
@@ -23,6 +24,10 @@ def address_of(play: Replay, seat: int | None) -> str | None:
     if seat is None:
         return None
     name = play.record.player_name(seat) or ""
+    # "Bo <bo@…>, Eve <eve@…>" would add a recipient: that is no address of one seat. (A line
+    # break is left for the header itself to refuse, in build_message.)
+    if not re.search(r"[\r\n]", name) and len(email.utils.getaddresses([name])) > 1:
+        return None
     _, address = email.utils.parseaddr(name)
     return name if "@" in address else None
 
@@ -65,10 +70,13 @@ def build_message(
     message["Date"] = email.utils.formatdate(localtime=False)
     message["Message-ID"] = email.utils.make_msgid(domain="referee.invalid")
     message.set_content(body)
+    # The attachments are named after the record file, whose name may hold a line break: in a
+    # header that would forge lines, so control characters become '_'.
+    record_name = re.sub(r"[\x00-\x1f\x7f]", "_", PurePath(record_name).name)
     stem = PurePath(record_name).stem
     message.add_attachment(
         record_text.encode("utf-8"), maintype=RECORD_TYPE[0], subtype=RECORD_TYPE[1],
-        filename=PurePath(record_name).name,
+        filename=record_name,
     )
     message.add_attachment(svg.encode("utf-8"), maintype="image", subtype="svg+xml",
                            filename=f"{stem}.svg")

@@ -9,13 +9,10 @@ from __future__ import annotations
 import datetime as dt
 import os
 import re
-import tempfile
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
-
-import tomli_w
 
 from referee.errors import RecordError, UsageError
 
@@ -45,13 +42,13 @@ class Entry:
     line: int | None = None
 
     def to_toml(self) -> str:
-        lines = [tomli_w.dumps({"move": self.move})]
+        lines = [_dumps({"move": self.move})]
         if self.at is not None:
             lines.append(f"at = {toml_datetime(self.at)}\n")
         for key in ("comment", "digest", "signature"):
             value = getattr(self, key)
             if value is not None:
-                lines.append(tomli_w.dumps({key: value}))
+                lines.append(_dumps({key: value}))
         return "".join(lines)
 
 
@@ -81,28 +78,34 @@ class Record:
         """The record as the referee writes it: header, [options], [players], [setup], one
         [[moves]] table per ply, [[pending]], [result]. tomli-w would inline short tables, so
         the arrays of tables get their headers here."""
-        parts = [tomli_w.dumps({"format": FORMAT, "game": self.game})]
+        parts = [_dumps({"format": FORMAT, "game": self.game})]
         if self.options:
-            parts.append(tomli_w.dumps({"options": self.options}))
+            parts.append(_dumps({"options": self.options}))
         if self.players:
             # A player with only a name is written in the short form `1 = "Ann"`.
             players = {
                 str(seat): p["name"] if set(p) == {"name"} else p
                 for seat, p in sorted(self.players.items())
             }
-            parts.append(tomli_w.dumps({"players": players}))
+            parts.append(_dumps({"players": players}))
         if self.setup:
-            parts.append(tomli_w.dumps({"setup": self.setup}))
+            parts.append(_dumps({"setup": self.setup}))
         for entry in self.moves:
             parts.append("[[moves]]\n" + entry.to_toml())
         for pending in self.pending:
-            parts.append("[[pending]]\n" + tomli_w.dumps(pending))
+            parts.append("[[pending]]\n" + _dumps(pending))
         if self.result is not None:
             # Seat lists are short: `winners = [1]` reads better than tomli-w's one-per-line.
             winners = ", ".join(str(seat) for seat in self.result["winners"])
             rest = {k: v for k, v in self.result.items() if k != "winners"}
-            parts.append(f"[result]\nwinners = [{winners}]\n" + tomli_w.dumps(rest))
+            parts.append(f"[result]\nwinners = [{winners}]\n" + _dumps(rest))
         return "\n".join(parts)
+
+
+def _dumps(table: dict[str, Any]) -> str:
+    import tomli_w  # here, not at the top: reading a record (validate, status) never writes
+
+    return tomli_w.dumps(table)
 
 
 # -- reading ---------------------------------------------------------------------------------
@@ -112,9 +115,10 @@ def read_record(path: str | os.PathLike[str]) -> Record:
     """Read and check the shape of a record file. The rules are checked later, by the replay."""
     name = str(path)
     try:
-        if Path(path).stat().st_size > MAX_RECORD_BYTES:
-            raise RecordError(f"larger than {MAX_RECORD_BYTES // 1_000_000} MB: not a game record", file=name)
-        data = Path(path).read_bytes()
+        # Read one byte past the limit rather than trust the size on disk: a device or a pipe
+        # (/dev/zero, /dev/stdin) has no size and might never end.
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_RECORD_BYTES + 1)
     except FileNotFoundError:
         raise UsageError(f"{name}: no such file") from None
     except IsADirectoryError:
@@ -139,6 +143,9 @@ def parse_record(data: bytes, name: str = "<record>") -> Record:
         raise RecordError(f"broken TOML: {reason}", file=name, line=line) from None
     except RecursionError:
         raise RecordError("broken TOML: arrays or tables nested too deeply", file=name) from None
+    except ValueError:
+        # Python refuses to read integers of thousands of digits (int_max_str_digits).
+        raise RecordError("broken TOML: a number with too many digits", file=name) from None
     return _build(doc, text, name)
 
 
@@ -206,8 +213,9 @@ def _table(doc: dict[str, Any], key: str, name: str) -> dict[str, Any]:
 def _players(table: dict[str, Any], name: str) -> dict[int, dict[str, str]]:
     players = {}
     for seat_text, value in table.items():
-        if not seat_text.isdigit():
-            raise _fail(f"[players] keys are seat numbers, not {seat_text!r}", name)
+        # ASCII digits only: "²" and "٣" are digits to str.isdigit but no seat a player means.
+        if not re.fullmatch(r"[0-9]{1,9}", seat_text):
+            raise _fail(f"[players] keys are seat numbers, not {seat_text[:20]!r}", name)
         if isinstance(value, str):
             value = {"name": value}
         if not isinstance(value, dict):
@@ -277,8 +285,9 @@ def _pending(raw: Any, name: str) -> list[dict[str, str]]:
 
 
 def _header_line(text: str, pattern: str) -> int | None:
+    header = re.compile(rf"\s*{pattern}\s*(#.*)?$")  # once, not once a line: records are long
     for number, line in enumerate(text.split("\n"), 1):
-        if re.match(rf"\s*{pattern}\s*(#.*)?$", line):
+        if header.match(line):
             return number
     return None
 
@@ -352,9 +361,16 @@ def write_atomic(path: str | os.PathLike[str], text: str | bytes, *, force: bool
     if not force and target.exists():
         raise UsageError(f"{target}: already exists (use --force to replace it)")
     if target.is_symlink():
-        # Replace what the link points to, not the link itself, so the link keeps working.
-        target = target.resolve()
+        # Replace what the link points to, not the link itself, so the link keeps working. A
+        # link to nowhere, or a loop of links, is refused rather than followed or replaced.
+        try:
+            target = target.resolve(strict=True)
+        except (OSError, RuntimeError):  # RuntimeError: a loop, on Python before 3.13
+            raise UsageError(f"{target}: a symbolic link to a missing file or a loop of links; "
+                             "give another output") from None
     directory = target.parent
+    import tempfile  # here, not at the top: commands that only read records start faster
+
     try:
         fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
     except OSError as exc:

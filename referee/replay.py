@@ -12,11 +12,11 @@ import datetime as dt
 from dataclasses import dataclass, field, replace
 from typing import Any
 
-from referee.errors import IllegalMoveError, RecordError, RefereeError
+from referee.errors import IllegalMoveError, NotationError, RecordError, RefereeError
 from referee.games import GAMES, Game, Move, Outcome
 from referee.data import builtin_data
 from referee import seal
-from referee.record import Entry, Record
+from referee.record import MAX_MOVE_CHARS, Entry, Record
 
 RESIGN = "resign"
 
@@ -99,6 +99,9 @@ class Replay:
         state = self.state
         if self.outcome() is not None:
             raise IllegalMoveError("the game is already over")
+        if len(text) > MAX_MOVE_CHARS:
+            # A record cannot hold such a move (record.py); a command line must not either.
+            raise NotationError(f"a move of {len(text)} characters: at most {MAX_MOVE_CHARS}")
         if text.strip().lower() == RESIGN:
             # R-G2: only the seat to move may resign; everybody else wins.
             move: Move = Resign(self.game.to_move(state))

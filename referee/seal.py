@@ -11,7 +11,6 @@ are checked where it matters, by `receive --mine` and `verify --against`.
 
 from __future__ import annotations
 
-import base64
 import hashlib
 import json
 from typing import Any
@@ -24,8 +23,13 @@ KEY_PREFIX = "ed25519:"
 HEADER_TAG = "referee record 1"
 
 
+# One encoder for every ply: json.dumps with options builds a new one per call, a third of the
+# cost of encoding a ply.
+_ENCODER = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str)
+
+
 def _canonical_json(value: Any) -> str:
-    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str)
+    return _ENCODER.encode(value)
 
 
 def header_text(record: Record) -> str:
@@ -104,6 +108,8 @@ def new_key_pair() -> tuple[bytes, str]:
 
 
 def public_key_text(private) -> str:
+    import base64
+
     from cryptography.hazmat.primitives import serialization
 
     raw = private.public_key().public_bytes(serialization.Encoding.Raw, serialization.PublicFormat.Raw)
@@ -126,10 +132,14 @@ def load_private_key(pem: bytes):
 
 def sign(private, digest: str) -> str:
     """The signature of a ply: Ed25519 over its digest, which chains everything before it."""
+    import base64
+
     return KEY_PREFIX + base64.b64encode(private.sign(digest.encode("ascii"))).decode("ascii")
 
 
 def signature_valid(public: str, digest: str, signature: str) -> bool:
+    import base64
+
     ed25519 = _ed25519()
     from cryptography.exceptions import InvalidSignature
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import tomllib
 from functools import cache
-from importlib import resources
 from typing import Any
 
 
@@ -17,6 +16,8 @@ def builtin_data(kind: str, name: str) -> dict[str, Any] | None:
     """The parsed built-in file `<kind>-<name>.toml`, or None when there is none."""
     if not name.replace("-", "").isalnum():
         return None  # a path, not a name
+    from importlib import resources  # here: it costs milliseconds, and few commands need it
+
     resource = resources.files(__package__).joinpath(f"{kind}-{name}.toml")
     if not resource.is_file():
         return None

@@ -10,11 +10,13 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-import random
-from typing import Any, ClassVar, Mapping
+from typing import TYPE_CHECKING, Any, ClassVar, Mapping
 
 from referee.errors import UsageError
-from referee.picture import Picture
+
+if TYPE_CHECKING:
+    from referee.picture import Picture
+    import random  # only games that shuffle need it at run time, and they import it
 
 
 @dataclass(frozen=True)

@@ -263,9 +263,11 @@ class SeedOption(Option):
         return value
 
 
-_PLACE = r"(\d+)\s+(-?\d+)\s*,\s*(-?\d+)\s+(\d+)"
+# [0-9], not \d: a move is written in ASCII digits ("٣" is a digit to Python's \d).
+_PLACE = r"([0-9]+)\s+(-?[0-9]+)\s*,\s*(-?[0-9]+)\s+([0-9]+)"
 _SOLO = re.compile(rf"\s*(?:1\s*:\s*)?{_PLACE}\s*")
-_SEAT = re.compile(rf"\s*(\d+)\s*:\s*{_PLACE}\s*")
+_SEAT = re.compile(rf"\s*([0-9]+)\s*:\s*{_PLACE}\s*")
+MAX_DIGITS = 6  # no card id, grid position or rotation comes near a million
 
 
 class Crab(Game):
@@ -386,7 +388,7 @@ class Crab(Game):
                     f"expected one placement per seat, '1: <card> <x>,<y> <rotation> | 2: …', "
                     f"e.g. '1: 7 2,0 90 | 2: 3 0,1 0'; part {seat} is {part.strip()!r}"
                 )
-            if int(match[1]) != seat:
+            if len(match[1]) > MAX_DIGITS or int(match[1]) != seat:
                 raise NotationError(f"placements go in seat order: part {seat} is for seat {match[1]} (R-CR9)")
             places.append(self._place(state, *match.groups()[1:]))
         if len(places) != seats:
@@ -394,6 +396,10 @@ class Crab(Game):
         return Round(tuple(places))
 
     def _place(self, state: CrabState, card: str, x: str, y: str, rotation: str) -> Place:
+        # Python refuses to read a number of thousands of digits; refuse it first, and clearly.
+        if any(len(n.lstrip("-")) > MAX_DIGITS for n in (card, x, y, rotation)):
+            raise NotationError(f"a number of more than {MAX_DIGITS} digits: no card, position "
+                                f"or rotation is that large")
         card_id, turn = int(card), int(rotation)
         if card_id not in state.deck:
             raise NotationError(f"the deck has no card {card_id} (cards {min(state.deck)}–{max(state.deck)})")

@@ -280,8 +280,9 @@ class HarmijanState:
                                 )
 
     @cached_property
-    def can_turn(self) -> dict[int, bool]:
-        return {colour: next(self.turns(colour), None) is not None for colour in (BLACK, WHITE)}
+    def can_turn(self) -> Mapping[int, bool]:
+        """Colour → whether it has a legal turn (R-HJ5)."""
+        return _CanTurn(self)
 
     # -- scoring (R-HJ6, R-HJ7) -------------------------------------------------------------
 
@@ -581,7 +582,8 @@ class Harmijan(Game):
     def outcome(self, state: HarmijanState) -> Outcome | None:
         if state.phase != "play":
             return None
-        if not state.repeated and any(state.can_turn.values()):
+        # The colour to move first: most plies then need no search for the other colour.
+        if not state.repeated and any(state.can_turn[c] for c in (state.turn, 3 - state.turn)):
             return None
         lists = {colour: state.classes(colour) for colour in (BLACK, WHITE)}
         why = "third repetition of the position (R-HJ8); " if state.repeated else ""
@@ -686,6 +688,28 @@ def _wrap(head: str, items: list[str], width: int = 76) -> list[str]:
             line = "   "
         line = f"{line} {item}"
     return lines + [line]
+
+
+class _CanTurn(Mapping[int, bool]):
+    """Whether each colour has a legal turn, each searched for only when first asked: the
+    search is most of what a ply costs to replay, and most plies ask only about one colour."""
+
+    def __init__(self, state: HarmijanState):
+        self._state = state
+        self._known: dict[int, bool] = {}
+
+    def __getitem__(self, colour: int) -> bool:
+        if colour not in (BLACK, WHITE):
+            raise KeyError(colour)
+        if colour not in self._known:
+            self._known[colour] = next(self._state.turns(colour), None) is not None
+        return self._known[colour]
+
+    def __iter__(self) -> Iterator[int]:
+        return iter((BLACK, WHITE))
+
+    def __len__(self) -> int:
+        return 2
 
 
 def _remember(state: HarmijanState) -> HarmijanState:

@@ -14,6 +14,7 @@ import random
 import re
 from collections import deque
 from dataclasses import dataclass, field, replace
+from functools import cached_property
 from typing import Any, Mapping
 
 from referee.errors import IllegalMoveError, NotationError, UsageError
@@ -224,16 +225,7 @@ class HermeticaState:
 
     def describe(self, cell: int) -> str:
         """What a player sees on a cell, for reasons: "Moon's Fire on a Wall on c7"."""
-        name = self.board.name(cell)
-        unit, barrier = self.units[cell], self.barrier(cell)
-        under = {"wall": "a Wall", "shield1": "Sun's Shield", "shield2": "Moon's Shield"}.get(barrier)
-        if unit and under:
-            return f"{unit.describe()} on {under} on {name}"
-        if unit:
-            return f"{unit.describe()} on {name}"
-        if under:
-            return f"{under} on {name}"
-        return f"the empty hex {name}"
+        return _describe(self.board.name(cell), self.units[cell], self.barrier(cell))
 
     def respawn_cells(self, seat: int) -> list[int]:
         """Where a captured Adept may return (R-HM4): its Prime hex if empty, else any empty
@@ -245,7 +237,24 @@ class HermeticaState:
 
     def position_key(self) -> tuple:
         """The final place of every piece: what tells two outcomes apart (SPEC §4)."""
-        return (tuple((u.seat, u.kind) if u else None for u in self.units), self.walls, self.shields)
+        return self._position_key
+
+    @cached_property
+    def _position_key(self) -> tuple:
+        # Kept: listing a turn's actions compares each position several times (`act`, then
+        # the listing's own check for a new outcome), and the key walks the whole board.
+        return (tuple([(u.seat, u.kind) if u else None for u in self.units]), self.walls, self.shields)
+
+
+def _describe(name: str, unit: Unit | None, barrier: str | None) -> str:
+    under = {"wall": "a Wall", "shield1": "Sun's Shield", "shield2": "Moon's Shield"}.get(barrier)
+    if unit and under:
+        return f"{unit.describe()} on {under} on {name}"
+    if unit:
+        return f"{unit.describe()} on {name}"
+    if under:
+        return f"{under} on {name}"
+    return f"the empty hex {name}"
 
 
 @dataclass(frozen=True)
@@ -430,7 +439,8 @@ class _Work:
         return self.units[cell] is None and self.barrier(cell) is None
 
     def describe(self, cell: int) -> str:
-        return self._frozen().describe(cell)
+        # Not through a frozen copy: refused candidates in a move listing describe cells often.
+        return _describe(self.name(cell), self.units[cell], self.barrier(cell))
 
     def not_over(self) -> None:
         if self.winner is not None:
@@ -785,6 +795,18 @@ def act(
     return after, progress, report
 
 
+def _may_extend(kind: str, path: tuple[tuple[str, int], ...], op: str, on_own_shield: bool) -> bool:
+    """False when `act` refuses `path` + `op` whatever the next cell, so the move listing need
+    not replay the path six times to hear it: most candidates of a crowded position are these.
+    `on_own_shield`: the unit, at the end of `path`, stands on its side's Shield."""
+    if op == "*":
+        return all(o != "*" for o, _ in path)  # one Shield deployment a turn (R-HM5)
+    if op == "=":
+        return on_own_shield  # a Fire carries only its own Shield, from under it (R-HM6)
+    steps = sum(o != "*" for o, _ in path)
+    return steps < STEPS[kind]  # an Adept takes 2 steps, Fire 4, Earth 3 (R-HM5, R-HM6, R-HM7)
+
+
 # -- the game --------------------------------------------------------------------------------
 
 
@@ -984,13 +1006,16 @@ class Hermetica(Game):
         names = state.board.grid.names
         seen = {state.position_key()}
         found = []
-        frontier = deque([((), cell)])
+        frontier = deque([((), cell, state)])  # a path, where it leads, the position it makes
         limit = STEPS[kind] + (1 if kind == "A" else 0)
         while frontier:
-            path, pos = frontier.popleft()
+            path, pos, reached = frontier.popleft()
             if len(path) >= limit:
                 continue
+            on_own_shield = reached.shields[state.turn - 1] == pos
             for op in ops:
+                if not _may_extend(kind, path, op, on_own_shield):
+                    continue
                 for nb in state.board.grid.neighbours[pos]:
                     action = Steps(names, kind, cell, path + ((op, nb),))
                     after = legal(action)
@@ -1002,7 +1027,7 @@ class Hermetica(Game):
                     seen.add(key)
                     found.append(action)
                     if after.winner is None:
-                        frontier.append((action.ops, nb if op != "*" else pos))
+                        frontier.append((action.ops, nb if op != "*" else pos, after))
         return found
 
     def _water_actions(self, state: HermeticaState, cell: int, legal) -> list[Action]:

@@ -9,9 +9,8 @@ from dataclasses import dataclass, replace
 from typing import Any, Callable
 
 from referee.render.board import LABEL_SIZE, board_shapes, text_rows
-from referee.render.crab import CrabPicture, crab_svg, crab_text
-from referee.render.hermetica import HermeticaPicture, hermetica_svg, hermetica_text
 from referee.picture import Picture
+from referee.render.header import Header, header
 from referee.render.templates import render
 from referee.replay import Replay
 
@@ -20,56 +19,18 @@ SVG_MARGIN = 16.0
 LINE = 18.0  # pixels per line of text in the SVG header and footer
 
 
-def option_summary(options: dict[str, object]) -> str:
-    return ", ".join(f"{k} {v}" for k, v in options.items())
-
-
-@dataclass
-class Header:
-    """The words around a board: the same in text and SVG."""
-
-    title: str
-    players: list[str]
-    legend: list[tuple[str, str, str]]  # (kind key, glyph, label)
-    last: str | None
-    status: list[str]
-    result: str
-
-
-def header(play: Replay, ply: int, picture: Any) -> Header:
-    game, record = play.game, play.record
-    kinds = getattr(picture, "kinds", ())
-    glyphs = {kind.seat: kind.glyph for kind in kinds if kind.seat}
-    players = []
-    for seat in play.seats:
-        line = f"Seat {seat}" + (f" ({glyphs[seat]})" if seat in glyphs else "")
-        name = record.player_name(seat)
-        players.append(f"{line}: {name}" if name else line)
-    last = None
-    if ply:
-        last = f"Ply {ply}: {play.last_move(ply)} (seat {play.movers[ply - 1]})"
-    return Header(
-        title=f"{game.name} ({game.credit}) · {option_summary(play.options)}",
-        players=players,
-        legend=[(k.key, k.glyph, k.label) for k in kinds],
-        last=last,
-        status=game.status_lines(play.states[ply]),
-        result=play.result_sentence(ply),
-    )
-
-
 def text_diagram(play: Replay, ply: int | None = None) -> str:
     """The position after `ply` (default: the last) as text for a mail body."""
     ply = play.plies if ply is None else ply
     picture = play.game.picture(play.states[ply], play.last_move(ply))
-    return DRAWERS[type(picture)][0](picture, header(play, ply, picture))
+    return _drawers(picture)[0](picture, header(play, ply, picture))
 
 
 def svg_diagram(play: Replay, ply: int | None = None) -> str:
     """The position after `ply` (default: the last) as an SVG picture to attach."""
     ply = play.plies if ply is None else ply
     picture = play.game.picture(play.states[ply], play.last_move(ply))
-    return DRAWERS[type(picture)][1](picture, header(play, ply, picture))
+    return _drawers(picture)[1](picture, header(play, ply, picture))
 
 
 def grid_text(picture: Picture, head: Header) -> str:
@@ -214,9 +175,18 @@ def _arrow(picture: Picture, place: Callable[[float, float], tuple[float, float]
     return SvgArrow(x1, y1, round(x2 - (x2 - x1) * back, 2), round(y2 - (y2 - y1) * back, 2))
 
 
-# Each kind of picture a game can return, and how it is drawn: (text, SVG).
-DRAWERS: dict[type, tuple[Callable[[Any, Header], str], Callable[[Any, Header], str]]] = {
-    Picture: (grid_text, grid_svg),
-    CrabPicture: (crab_text, crab_svg),
-    HermeticaPicture: (hermetica_text, hermetica_svg),
-}
+def _drawers(picture: Any) -> tuple[Callable[[Any, Header], str], Callable[[Any, Header], str]]:
+    """How this kind of picture is drawn: (text, SVG). A game's own renderer imports that game's
+    rules, so it is imported only when its picture is drawn, not for every diagram."""
+    if isinstance(picture, Picture):
+        return grid_text, grid_svg
+    kind = type(picture).__name__
+    if kind == "CrabPicture":
+        from referee.render.crab import crab_svg, crab_text
+
+        return crab_text, crab_svg
+    if kind == "HermeticaPicture":
+        from referee.render.hermetica import hermetica_svg, hermetica_text
+
+        return hermetica_text, hermetica_svg
+    raise TypeError(f"no drawer for {kind}")

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -30,6 +29,8 @@ def plain(value: object) -> object:
 
 
 def _load(name: str) -> str:
+    from importlib import resources  # here: `status` uses this module but loads no template
+
     try:
         folder = resources.files("referee.templates")
     except ModuleNotFoundError:

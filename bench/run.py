@@ -1,0 +1,435 @@
+"""The referee's benchmark: start-up, replay throughput, move listings and memory, in one run.
+
+    .venv/bin/python bench/run.py [--runs N] [--json PATH]
+
+Prints a table and writes it, with the machine it ran on, as JSON (default bench/results.json).
+Every time is the median of repeated runs. Commands run as a player runs them: the installed
+`referee` script in a fresh process, with Python's bytecode cache in use (as after any install),
+so start-up is what a player waits for and not what a first run after an edit costs.
+
+What is measured (and the targets, where there is one):
+- command line: `python -c pass`, `python -c "import typer"` (the framework's floor),
+  `referee status` on a finished odd record (target: at most 1.3 × the floor), `status --json`,
+  `validate` of that record, and `referee move` on a 60-ply odd record (a fresh copy each run);
+- replay throughput in-process, full games per second: the rules alone from already-parsed
+  moves (target for odd side 5: 5,000 games/s; a side-12 odd game under 20 ms), the replay of a
+  read record (notation, rules, digest chain), and end to end from the record's bytes (TOML
+  reading included), with the TOML reading alone beside it, in both record forms;
+- legal-move listing: harmijan size 7 on the most crowded position of a game, and hermetica
+  on the current position of the in-progress sample game (target: under 20 ms) and the worst
+  position of all sample games;
+- `referee validate` over 1,000 records: wall time and peak memory (resident set).
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime as dt
+import json
+import os
+import platform
+import random
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+import tomllib
+from importlib.metadata import version
+from pathlib import Path
+from typing import Any, Callable
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from referee.games import GAMES  # noqa: E402
+from referee.record import Record, parse_record  # noqa: E402
+from referee.replay import Replay, play_move, replay, start  # noqa: E402
+
+SAMPLES = ROOT / "sample_games"
+UTC = dt.timezone.utc
+
+
+# -- timing ----------------------------------------------------------------------------------
+
+
+def median_time(work: Callable[[], Any], runs: int, before: Callable[[], Any] | None = None) -> float:
+    """Median wall time of `work` in seconds over `runs` runs, after one warm-up run;
+    `before` runs untimed ahead of each run (e.g. to restore a file)."""
+    times = []
+    for i in range(runs + 1):
+        if before is not None:
+            before()
+        t0 = time.perf_counter()
+        work()
+        elapsed = time.perf_counter() - t0
+        if i:
+            times.append(elapsed)
+    return statistics.median(times)
+
+
+def fastest(work: Callable[[], Any], runs: int) -> float:
+    """The fastest of `runs` runs of `work`, in seconds."""
+    best = float("inf")
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        work()
+        best = min(best, time.perf_counter() - t0)
+    return best
+
+
+def per_item(work: Callable[[], Any], items: int, runs: int) -> float:
+    """Median seconds per item of a batch of `items` done by `work`."""
+    return median_time(work, runs) / items
+
+
+# -- records to measure ----------------------------------------------------------------------
+
+
+def random_play(game_id: str, options: dict[str, Any], seed: int, stop_after: int | None = None) -> Replay:
+    """A game of random legal moves, built as `referee move` builds a record (stamped, sealed)."""
+    play = start(Record(game_id, dict(options), {1: {"name": "Ann"}, 2: {"name": "Bo"}}))
+    rng = random.Random(seed)
+    stamp = dt.datetime(2026, 1, 1, tzinfo=UTC)
+    while play.outcome() is None and (stop_after is None or play.plies < stop_after):
+        move = play.game.random_move(play.state, rng)
+        stamp += dt.timedelta(hours=1)
+        play_move(play, str(move), at=stamp)
+    return play
+
+
+def finished_samples(folder: str) -> list[Replay]:
+    plays = [replay(parse_record(p.read_bytes(), str(p))) for p in sorted((SAMPLES / folder).glob("*.toml"))]
+    return [p for p in plays if p.outcome() is not None and not p.resigned]
+
+
+def plain_array_form(text: str) -> str:
+    """The same record with its moves as a plain `moves = [...]` array (SPEC §3)."""
+    doc = tomllib.loads(text)
+    moves = ", ".join(json.dumps(m["move"]) for m in doc["moves"])
+    return f'format = 1\ngame = "{doc["game"]}"\nmoves = [{moves}]\n'
+
+
+# -- the measurements ------------------------------------------------------------------------
+
+
+def player_env() -> dict[str, str]:
+    env = dict(os.environ)
+    env.pop("PYTHONDONTWRITEBYTECODE", None)  # a player's Python keeps its bytecode cache
+    return env
+
+
+def referee_command() -> list[str]:
+    """The installed console script beside this Python, as a player runs it."""
+    script = Path(sys.executable).with_name("referee")
+    return [str(script)] if script.exists() else [sys.executable, "-m", "referee"]
+
+
+def command_line(runs: int, work: Path, finished: Path, sixty: Path) -> dict[str, float]:
+    env, referee = player_env(), referee_command()
+    target = work / "move-target.toml"
+
+    def run(args: list[str]) -> Callable[[], None]:
+        return lambda: subprocess.run(args, env=env, cwd=work, stdout=subprocess.DEVNULL, check=True)
+
+    commands = {
+        "python -c pass": (run([sys.executable, "-c", "pass"]), None),
+        'python -c "import typer"': (run([sys.executable, "-c", "import typer"]), None),
+        "referee status (finished odd)": (run([*referee, "status", str(finished)]), None),
+        "referee status --json": (run([*referee, "status", "--json", str(finished)]), None),
+        "referee validate (one record)": (run([*referee, "validate", str(finished)]), None),
+        "referee move (60-ply odd)": (
+            run([*referee, "move", str(target), _last_move(sixty)]),
+            lambda: shutil.copyfile(sixty, target),
+        ),
+    }
+    # Interleaved rounds, so a busy moment on the machine touches every command alike.
+    times: dict[str, list[float]] = {name: [] for name in commands}
+    for round_ in range(runs + 1):
+        for name, (work_, before) in commands.items():
+            if before is not None:
+                before()
+            t0 = time.perf_counter()
+            work_()
+            if round_:
+                times[name].append(time.perf_counter() - t0)
+    return {name: statistics.median(t) for name, t in times.items()}
+
+
+def _last_move(sixty: Path) -> str:
+    """The one legal move left on a 61-cell board after 60 plies."""
+    play = replay(parse_record(sixty.read_bytes()))
+    return str(play.game.legal_moves(play.state)[0])
+
+
+def throughput(runs: int) -> list[dict[str, Any]]:
+    cases = [
+        ("odd, side 5 (61 cells)", [random_play("odd", {"size": 5}, seed) for seed in range(40)]),
+        ("odd, side 12 (397 cells)", [random_play("odd", {"size": 12}, seed) for seed in range(5)]),
+        ("hermit (samples)", finished_samples("hermit-square") + finished_samples("hermit-hex")),
+        ("harmijan (samples)", finished_samples("harmijan")),
+        ("hermetica (samples)", finished_samples("hermetica")),
+        ("crab (samples)", finished_samples("crab")),
+    ]
+    rows = []
+    for label, plays in cases:
+        game = plays[0].game
+        parsed = [(p.options, _setup(game, p.record.setup, p.options), p.played) for p in plays]
+        records = [p.record for p in plays]
+        texts = [p.record.to_toml().encode("utf-8") for p in plays]
+
+        def rules() -> None:
+            for options, setup, moves in parsed:
+                state = game.start(options, setup)
+                for move in moves:
+                    state = game.apply(state, move)
+                game.outcome(state)
+
+        rows.append({
+            "games": label,
+            "records": len(plays),
+            "plies_per_game": round(statistics.mean(p.plies for p in plays), 1),
+            "rules_games_per_s": 1 / per_item(rules, len(plays), runs),
+            "replay_games_per_s": 1 / per_item(lambda: [replay(r) for r in records], len(plays), runs),
+            "end_to_end_games_per_s": 1 / per_item(
+                lambda: [replay(parse_record(t)) for t in texts], len(plays), runs
+            ),
+            "toml_read_ms": 1000 * per_item(lambda: [tomllib.loads(t.decode()) for t in texts], len(plays), runs),
+            "ms_per_game_rules": 1000 * per_item(rules, len(plays), runs),
+        })
+    return rows
+
+
+def _setup(game, setup: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
+    """The setup `replay.start` hands the game: the record's, or the built-in data files."""
+    from referee.replay import load_builtin
+
+    full = dict(setup)
+    for name, kind in game.data_options.items():
+        if name not in full:
+            full[name] = game.setup_from_file(name, load_builtin(kind, options[name], name))
+    return full
+
+
+def toml_forms(runs: int) -> dict[str, float]:
+    """One finished 61-ply odd record, as `validate` handles it: the TOML reading in both
+    record forms, the whole reading of the record (TOML and shape checks), then the replay."""
+    play = random_play("odd", {"size": 5}, 1)
+    text = play.record.to_toml()
+    plain = plain_array_form(text)
+    data = text.encode("utf-8")
+    record = parse_record(data)
+
+    def ms(work: Callable[[], Any]) -> float:
+        return 1000 * per_item(lambda: [work() for _ in range(50)], 50, runs)
+
+    return {
+        "toml_tables_ms": ms(lambda: tomllib.loads(text)),
+        "toml_plain_array_ms": ms(lambda: tomllib.loads(plain)),
+        "read_record_ms": ms(lambda: parse_record(data)),
+        "replay_ms": ms(lambda: replay(record)),
+    }
+
+
+def listings(runs: int) -> list[dict[str, Any]]:
+    from referee.games.hermetica import turn_start
+
+    rows = []
+    harmijan = random_play("harmijan", {"size": 7}, 3)
+    game = harmijan.game
+    # The position of the game with the longest listing: every stone free to move and place.
+    in_play = [k for k, s in enumerate(harmijan.states) if s.phase == "play" and game.to_move(s) is not None]
+    crowded = max(in_play, key=lambda k: len(game.legal_moves(harmijan.states[k])))
+    state = harmijan.states[crowded]
+    count = len(game.legal_moves(state))
+    stones = sum(1 for v in state.stones if v)
+    rows.append({
+        "position": f"harmijan size 7: ply {crowded} of a random game ({stones} stones), its longest listing",
+        "moves": count,
+        "ms": 1000 * median_time(lambda: game.legal_moves(state), runs),
+    })
+
+    hermetica = GAMES["hermetica"]
+    current = replay(parse_record((SAMPLES / "hermetica" / "hermetica-in-progress.toml").read_bytes()))
+    state = current.state
+    rows.append({
+        "position": f"hermetica mid-game: hermetica-in-progress.toml, ply {current.plies}",
+        "moves": len(hermetica.next_actions(state, turn_start(state))),
+        "ms": 1000 * median_time(lambda: hermetica.next_actions(state, turn_start(state)), runs),
+        "target_ms": 20,
+    })
+    # Every position of every sample game, each the faster of two runs (one busy moment on the
+    # machine must not pick the position); the slowest is then timed like the others.
+    worst = (0.0, "", None)
+    for path in sorted((SAMPLES / "hermetica").glob("*.toml")):
+        play = replay(parse_record(path.read_bytes()))
+        for ply, state in enumerate(play.states):
+            if state.phase == "turns" and state.winner is None:
+                took = fastest(lambda: hermetica.next_actions(state, turn_start(state)), 2)
+                worst = max(worst, (took, f"{path.name}, ply {ply}", state), key=lambda w: w[0])
+    _, where, state = worst
+    rows.append({
+        "position": f"hermetica, the slowest of all sample positions: {where}",
+        "moves": len(hermetica.next_actions(state, turn_start(state))),
+        "ms": 1000 * median_time(lambda: hermetica.next_actions(state, turn_start(state)), runs),
+    })
+    return rows
+
+
+def validate_many(work: Path, label: str, sources: list[Path], count: int = 1000) -> dict[str, Any]:
+    """`referee validate` over `count` records (the `sources`, repeated): time and peak RSS,
+    against reading the same files' TOML alone."""
+    folder = work / label
+    folder.mkdir()
+    files = []
+    for i in range(count):
+        source = sources[i % len(sources)]
+        files.append(str(folder / f"{i:04d}-{source.name}"))
+        shutil.copyfile(source, files[-1])
+    t0 = time.perf_counter()
+    child = subprocess.Popen([*referee_command(), "validate", *files], env=player_env(), stdout=subprocess.DEVNULL)
+    _, status, usage = os.wait4(child.pid, 0)
+    elapsed = time.perf_counter() - t0
+    t0 = time.perf_counter()
+    for path in files:
+        tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    toml_only = time.perf_counter() - t0
+    return {
+        "records": label,
+        "count": count,
+        "exit_code": os.waitstatus_to_exitcode(status),
+        "seconds": elapsed,
+        "records_per_s": count / elapsed,
+        "peak_rss_mib": usage.ru_maxrss / 1024,  # Linux reports KiB
+        "toml_reading_alone_s": toml_only,
+    }
+
+
+# -- the report ------------------------------------------------------------------------------
+
+
+def machine() -> dict[str, Any]:
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    return {
+        "date": dt.datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC"),
+        "cpu": cpu,
+        "cores": os.cpu_count(),
+        "os": platform.platform(),
+        "python": platform.python_version(),
+        "typer": version("typer"),
+    }
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--runs", type=int, default=10, help="repeats per measurement (median)")
+    parser.add_argument("--json", default=str(ROOT / "bench" / "results.json"), help="where to write the results")
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        finished = work / "finished.toml"
+        finished.write_text(random_play("odd", {"size": 5}, 1).record.to_toml(), encoding="utf-8")
+        sixty = work / "sixty.toml"
+        sixty.write_text(random_play("odd", {"size": 5}, 2, stop_after=60).record.to_toml(), encoding="utf-8")
+        cli = command_line(args.runs, work, finished, sixty)
+        games = throughput(args.runs)
+        forms = toml_forms(args.runs)
+        lists = listings(args.runs)
+        odd_games = []
+        for seed in range(20):
+            odd_games.append(work / f"odd-{seed}.toml")
+            odd_games[-1].write_text(random_play("odd", {"size": 5}, 100 + seed).record.to_toml(), encoding="utf-8")
+        many = [
+            validate_many(work, "finished 61-ply odd games", odd_games),
+            validate_many(work, "every sample game", sorted(SAMPLES.rglob("*.toml"))),
+        ]
+
+    floor = cli['python -c "import typer"']
+    odd5, odd12 = games[0], games[1]
+    hermetica_mid = lists[1]
+    targets = [
+        ("referee status ≤ 1.3 × import typer", f"{cli['referee status (finished odd)'] / floor:.2f} ×", cli["referee status (finished odd)"] / floor <= 1.3),
+        ("odd side 5: ≥ 5,000 games/s (rules)", f"{odd5['rules_games_per_s']:,.0f} games/s", odd5["rules_games_per_s"] >= 5000),
+        ("odd side 12: < 20 ms a game (rules)", f"{odd12['ms_per_game_rules']:.1f} ms", odd12["ms_per_game_rules"] < 20),
+        ("hermetica mid-game listing < 20 ms", f"{hermetica_mid['ms']:.1f} ms", hermetica_mid["ms"] < 20),
+    ]
+    results = {
+        "machine": machine(),
+        "runs": args.runs,
+        "command_line_ms": {k: round(v * 1000, 1) for k, v in cli.items()},
+        "status_over_typer": round(cli["referee status (finished odd)"] / floor, 2),
+        "throughput": [{k: round(v, 2) if isinstance(v, float) else v for k, v in row.items()} for row in games],
+        "toml_61_ply_odd_record": {k: round(v, 3) for k, v in forms.items()},
+        "listing": [{k: round(v, 2) if isinstance(v, float) else v for k, v in row.items()} for row in lists],
+        "validate_1000": [{k: round(v, 2) if isinstance(v, float) else v for k, v in row.items()} for row in many],
+        "targets": [{"target": t, "measured": m, "met": ok} for t, m, ok in targets],
+    }
+    Path(args.json).write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
+    print(report(results))
+    print(f"\nwritten to {args.json}")
+
+
+def report(results: dict[str, Any]) -> str:
+    m = results["machine"]
+    lines = [
+        f"Machine: {m['cpu']}, {m['cores']} cores; {m['os']}; Python {m['python']}, typer {m['typer']}; "
+        f"{m['date']}; medians of {results['runs']} runs",
+        "",
+        "| command line | median |",
+        "|---|---:|",
+    ]
+    lines += [f"| `{name}` | {ms:.0f} ms |" for name, ms in results["command_line_ms"].items()]
+    lines += [
+        "",
+        "| full games, in-process | plies | rules only | replay of a read record | from the record's bytes | TOML reading alone |",
+        "|---|---:|---:|---:|---:|---:|",
+    ]
+    for row in results["throughput"]:
+        lines.append(
+            f"| {row['games']} ({row['records']} games) | {row['plies_per_game']:g} "
+            f"| {row['rules_games_per_s']:,.0f}/s ({row['ms_per_game_rules']:.2f} ms) "
+            f"| {row['replay_games_per_s']:,.0f}/s | {row['end_to_end_games_per_s']:,.0f}/s "
+            f"| {row['toml_read_ms']:.2f} ms |"
+        )
+    forms = results["toml_61_ply_odd_record"]
+    lines += [
+        "",
+        f"A finished 61-ply odd record: tomllib reads it in {forms['toml_tables_ms']:.2f} ms as [[moves]] "
+        f"tables, {forms['toml_plain_array_ms']:.2f} ms as a plain moves array; reading the record "
+        f"(TOML and checks) takes {forms['read_record_ms']:.2f} ms, and replaying it (notation, rules, "
+        f"digests) {forms['replay_ms']:.2f} ms.",
+        "",
+        "| legal moves of | moves | median |",
+        "|---|---:|---:|",
+    ]
+    lines += [f"| {row['position']} | {row['moves']} | {row['ms']:.1f} ms |" for row in results["listing"]]
+    lines += [
+        "",
+        "| `referee validate` over 1,000 records | wall time | records/s | peak memory (RSS) | their TOML read alone |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    lines += [
+        f"| {row['records']} (exit {row['exit_code']}) | {row['seconds']:.1f} s | {row['records_per_s']:.0f} "
+        f"| {row['peak_rss_mib']:.0f} MiB | {row['toml_reading_alone_s']:.1f} s |"
+        for row in results["validate_1000"]
+    ]
+    lines += [
+        "",
+        "| target | measured | met |",
+        "|---|---:|:---:|",
+    ]
+    lines += [f"| {t['target']} | {t['measured']} | {'yes' if t['met'] else 'NO'} |" for t in results["targets"]]
+    return "\n".join(lines)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,50 @@
+"""The words around a board, the same in the text and the SVG diagram: title, players, last
+move, the game's status lines and the result. A module of its own so that `referee status`,
+which prints these words and no board, loads no drawing code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from referee.replay import Replay
+
+
+def option_summary(options: dict[str, object]) -> str:
+    return ", ".join(f"{k} {v}" for k, v in options.items())
+
+
+@dataclass
+class Header:
+    """The words around a board: the same in text and SVG."""
+
+    title: str
+    players: list[str]
+    legend: list[tuple[str, str, str]]  # (kind key, glyph, label)
+    last: str | None
+    status: list[str]
+    result: str
+
+
+def header(play: Replay, ply: int, picture: Any) -> Header:
+    game, record = play.game, play.record
+    kinds = getattr(picture, "kinds", ())
+    glyphs = {kind.seat: kind.glyph for kind in kinds if kind.seat}
+    players = []
+    for seat in play.seats:
+        line = f"Seat {seat}" + (f" ({glyphs[seat]})" if seat in glyphs else "")
+        name = record.player_name(seat)
+        players.append(f"{line}: {name}" if name else line)
+    last = None
+    if ply:
+        last = f"Ply {ply}: {play.last_move(ply)} (seat {play.movers[ply - 1]})"
+    return Header(
+        title=f"{game.name} ({game.credit}) · {option_summary(play.options)}",
+        players=players,
+        legend=[(k.key, k.glyph, k.label) for k in kinds],
+        last=last,
+        status=game.status_lines(play.states[ply]),
+        result=play.result_sentence(ply),
+    )
