@@ -60,31 +60,37 @@ def _take_turn(work, text, seat, comment, at, conditions) -> list[str]:
         elif work.outcome() is not None or work.to_move() != owner:
             notes.append(f"Seat {owner}'s conditional reply {then} was dropped: it is not their turn.")
         else:
-            start = work.plies
-            try:
-                play_move(work, then, at=at)
-            except RefereeError as exc:
-                notes.append(f"Seat {owner}'s conditional reply {then} was dropped: {exc.reason}.")
-            else:
-                reply = work.entries[start]
-                notes.append(f"Seat {owner}'s conditional reply was played: if {mine} then {reply}.")
+            reply, why = _try_reply(work, then, at)
+            notes.append(
+                f"Seat {owner}'s conditional reply was played: if {mine} then {reply}." if reply
+                else f"Seat {owner}'s conditional reply {then} was dropped: {why}."
+            )
     if conditions and reply is not None:
         # The opponent's next move is already known: match the new conditions against it now.
         answer = next((t for i, t in conditions if _canonical(work, work.plies - 1, i) == reply), None)
         if answer is None or work.outcome() is not None or work.to_move() != mover:
             notes.append(f"Your conditional moves were dropped: seat {owner} replied {reply}.")
         else:
-            start = work.plies
-            try:
-                play_move(work, answer, at=at)
-            except RefereeError as exc:
-                notes.append(f"Your conditional reply {answer} was dropped: {exc.reason}.")
-            else:
-                notes.append(f"Your conditional reply was played: if {reply} then {work.entries[start]}.")
+            played, why = _try_reply(work, answer, at)
+            notes.append(
+                f"Your conditional reply was played: if {reply} then {played}." if played
+                else f"Your conditional reply {answer} was dropped: {why}."
+            )
     elif conditions:
         record.pending = [_check_condition(work, mover, i, t) for i, t in conditions]
         notes.append(f"{len(record.pending)} conditional move(s) left for seat {work.to_move()}'s reply.")
     return notes
+
+
+def _try_reply(work: Replay, text: str, at: dt.datetime | None) -> tuple[str | None, str]:
+    """Play a conditional reply: its canonical text, or None and why it could not be played
+    (the position may have ended or changed in a way the sender could not foresee)."""
+    start = work.plies
+    try:
+        play_move(work, text, at=at)
+    except RefereeError as exc:
+        return None, exc.reason
+    return work.entries[start], ""
 
 
 def _canonical(work: Replay, ply: int, text: str) -> str | None:

@@ -203,12 +203,7 @@ class HermeticaState:
 
     def barrier(self, cell: int) -> str | None:
         """'wall', 'shield1' or 'shield2' (the Shield's owner), or None."""
-        if cell in self.walls:
-            return "wall"
-        for seat in (SUN, MOON):
-            if self.shields[seat - 1] == cell:
-                return f"shield{seat}"
-        return None
+        return _barrier(self.walls, self.shields, cell)
 
     def empty(self, cell: int) -> bool:
         """No unit and no barrier (R-HM0)."""
@@ -400,6 +395,16 @@ def _parse_action(board: Board, text: str, index: int | None) -> Action:
     )
 
 
+def _barrier(walls, shields, cell: int) -> str | None:
+    """What barrier stands on `cell`, for a position or a position being changed."""
+    if cell in walls:
+        return "wall"
+    for seat in (SUN, MOON):
+        if shields[seat - 1] == cell:
+            return f"shield{seat}"
+    return None
+
+
 # -- applying actions ------------------------------------------------------------------------
 
 
@@ -428,12 +433,7 @@ class _Work:
         return IllegalMoveError(reason, action=self.index)
 
     def barrier(self, cell: int) -> str | None:
-        if cell in self.walls:
-            return "wall"
-        for seat in (SUN, MOON):
-            if self.shields[seat - 1] == cell:
-                return f"shield{seat}"
-        return None
+        return _barrier(self.walls, self.shields, cell)
 
     def empty(self, cell: int) -> bool:
         return self.units[cell] is None and self.barrier(cell) is None
