@@ -538,7 +538,8 @@ def receive_command(
     """Take the record out of a received message, check it, and save it.
 
     With --mine, every ply of your own copy must be in the received record unchanged (moves
-    and digests), so an opponent cannot alter the past.
+    and digests), so an opponent cannot alter the past. If MY_COPY does not exist yet (the
+    first mail of a game), the record is saved there.
 
     Example: referee receive from-bo.eml --mine game.toml
     """
@@ -561,13 +562,18 @@ def receive_command(
     label = message_file if name == Path(message_file).name else f"{message_file} ({name})"
     theirs = replay(parse_record(record_bytes, label))
     _check_signatures(theirs)
-    if mine is not None:
+    first = mine is not None and not Path(mine).exists()
+    if mine is not None and not first:
         problem = seal.divergence(replay(read_record(mine)), theirs)
         if problem:
             raise RefereeError(f"{message_file} does not extend {mine}: {problem}")
     write_atomic(target, record_bytes)
     typer.echo(text_diagram(theirs), nl=False)
-    typer.echo(f"Saved to {target}.")
+    if first:
+        # The opponent's first mail: nothing of ours to compare yet; from now on there is.
+        typer.echo(f"Saved to {target}, your first copy of this game.")
+    else:
+        typer.echo(f"Saved to {target}.")
 
 
 @app.command("verify")

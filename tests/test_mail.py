@@ -157,6 +157,15 @@ def test_receive_needs_somewhere_to_save(cli, game):
     assert cli("receive", game).exit_code == 2
 
 
+def test_the_first_mail_of_a_game_starts_my_copy(cli, tmp_path, game):
+    cli("move", game, "b b2")
+    cli("mail", game, "-o", "to-bo.eml")
+    mine = tmp_path / "bo.toml"
+    result = cli("receive", "to-bo.eml", "--mine", mine)
+    assert result.exit_code == 0 and "first copy" in result.stdout
+    assert mine.read_bytes() == game.read_bytes()
+
+
 def test_hand_written_records_are_valid_and_reported_unsealed(cli):
     Path("hand.toml").write_text('format = 1\ngame = "odd"\nmoves = ["b e5", "w d4"]\n')
     assert cli("validate", "hand.toml").exit_code == 0
@@ -271,7 +280,7 @@ def test_two_players_play_a_whole_game_by_eml_files_alone(cli, tmp_path, game):
         seat = ply % 2 + 1
         mine = copies[seat]
         if mailed is not None:
-            received = cli("receive", mailed, *(("--mine", mine) if mine.exists() else ("-o", mine)))
+            received = cli("receive", mailed, "--mine", mine)
             assert received.exit_code == 0, received.output
         colour = "b" if cell[0] in "abc" else "w"
         assert cli("move", mine, f"{colour} {cell}", "--as", seat).exit_code == 0
