@@ -308,24 +308,7 @@ def test_the_vacated_cell_is_empty_for_the_placement_R_HJ4():
 
 def dead_moves(state):
     """Moves the walk allows after which no placement is legal, with some placement cell."""
-    seat = GAME.to_move(state)
-    colour = state.colour_of(seat)
-    found = []
-    for cells in state.creatures(colour):
-        if len(cells) < 2:
-            continue
-        for mover in cells:
-            labels = state.lifted(mover)
-            for direction in state.grid.directions:
-                for step in state.walk(mover, direction, labels):
-                    if step.problem:
-                        break
-                    places = list(state.placements(mover, step, labels))
-                    if places and all(problem for _, problem in places):
-                        names = state.grid.names
-                        sep = "x" if step.bite else "-"
-                        found.append(f"{names[mover]}{sep}{names[step.cell]} {names[places[0][0]]}")
-    return found
+    return list(state.dead_slides(state.colour_of(GAME.to_move(state))))
 
 
 def test_a_move_after_which_no_placement_is_legal_is_illegal_R_HJ5():

@@ -79,21 +79,7 @@ def _dead_slide(play: Replay, state: HarmijanState) -> str | None:
     """A move of the colour to move that the walk allows but after which no placement is legal
     (R-HJ5), written with its first in-line placement cell, or None."""
     colour = state.colour_of(play.game.to_move(state))
-    for cells in state.creatures(colour):
-        if len(cells) < 2:
-            continue
-        for mover in cells:
-            labels = state.lifted(mover)
-            for direction in state.grid.directions:
-                for step in state.walk(mover, direction, labels):
-                    if step.problem:
-                        break
-                    places = list(state.placements(mover, step, labels))
-                    if places and all(problem for _, problem in places):
-                        sep = "x" if step.bite else "-"
-                        names = state.grid.names
-                        return f"{names[mover]}{sep}{names[step.cell]} {names[places[0][0]]}"
-    return None
+    return next(state.dead_slides(colour), None)
 
 
 def _handwritten() -> str:

@@ -260,9 +260,9 @@ class HarmijanState:
                 }
                 yield cell, _placement_problem(self.grid.name(cell), colour, touched, step.creature)
 
-    def turns(self, colour: int) -> Iterator[Turn]:
-        """Every legal turn of `colour`, lazily (so `can_turn` stops at the first)."""
-        names = self.grid.names
+    def slides(self, colour: int) -> Iterator[tuple[int, Step, Callable[[int], int]]]:
+        """Every move the walk allows `colour` (R-HJ2, R-HJ3), lazily, as (mover, step, the
+        creature labels with the mover lifted); placements are not looked at yet."""
         for cells in self.creatures(colour):
             if len(cells) < 2:
                 continue  # R-HJ2: a one-stone creature cannot move
@@ -272,12 +272,28 @@ class HarmijanState:
                     for step in self.walk(mover, direction, labels):
                         if step.problem:
                             break
-                        for place, problem in self.placements(mover, step, labels):
-                            if problem is None:
-                                yield Turn(
-                                    mover, step.cell, place, step.bite,
-                                    (names[mover], names[step.cell], names[place]),
-                                )
+                        yield mover, step, labels
+
+    def turns(self, colour: int) -> Iterator[Turn]:
+        """Every legal turn of `colour`, lazily (so `can_turn` stops at the first)."""
+        names = self.grid.names
+        for mover, step, labels in self.slides(colour):
+            for place, problem in self.placements(mover, step, labels):
+                if problem is None:
+                    yield Turn(
+                        mover, step.cell, place, step.bite,
+                        (names[mover], names[step.cell], names[place]),
+                    )
+
+    def dead_slides(self, colour: int) -> Iterator[str]:
+        """Moves the walk allows after which no placement is legal (illegal by R-HJ5), each
+        written as a turn with its first in-line placement cell."""
+        names = self.grid.names
+        for mover, step, labels in self.slides(colour):
+            places = list(self.placements(mover, step, labels))
+            if places and all(problem for _, problem in places):
+                sep = "x" if step.bite else "-"
+                yield f"{names[mover]}{sep}{names[step.cell]} {names[places[0][0]]}"
 
     @cached_property
     def can_turn(self) -> Mapping[int, bool]:
