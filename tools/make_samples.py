@@ -46,17 +46,14 @@ from referee import seal
 from referee.record import Record, parse_record
 from referee.replay import Replay, play_move, replay, start
 
-ROOT = Path(__file__).resolve().parent.parent
-DEFAULT_OUT = ROOT / "sample_games"
-UTC = dt.timezone.utc
-HOUR = dt.timedelta(hours=1)
+HERE = Path(__file__).resolve().parent
+if str(HERE) not in sys.path:
+    sys.path.insert(0, str(HERE))  # the generators share tools/sample_people.py
 
-ANN = "Ann Example <ann@example.org>"
-BO = "Bo Sample <bo@example.net>"
-CHIDI = "Chidi Placeholder <chidi@example.com>"
-DAGNY = "Dagny Testperson <dagny@example.org>"
-EMEKA = "Emeka Demo <emeka@example.net>"
-FUMIKO = "Fumiko Fictive <fumiko@example.com>"
+from sample_people import ANN, BO, CHIDI, DAGNY, EMEKA, FUMIKO, HOUR, UTC  # noqa: E402
+
+ROOT = HERE.parent
+DEFAULT_OUT = ROOT / "sample_games"
 
 LAST = -1  # comment key: the last move played in the sample
 

@@ -35,15 +35,10 @@ from referee.games import GAMES  # noqa: E402
 from referee.games.crab import Round, recreations, _put  # noqa: E402
 from referee.record import Record  # noqa: E402
 from referee.replay import play_move, start  # noqa: E402
+from sample_people import UTC, HOUR, ANN, BO, CHIDI, DAGNY  # noqa: E402
 
-UTC = dt.timezone.utc
-HOUR = dt.timedelta(hours=1)
 GAME = GAMES["crab"]
 
-ANN = "Ann Example <ann@example.org>"
-BO = "Bo Sample <bo@example.net>"
-CHIDI = "Chidi Placeholder <chidi@example.com>"
-DAGNY = "Dagny Testperson <dagny@example.org>"
 
 
 @dataclass(frozen=True)

@@ -26,17 +26,10 @@ from referee.errors import IllegalMoveError
 from referee.games.harmijan import HarmijanState
 from referee.record import Record
 from referee.replay import Replay, play_move, start
+from sample_people import ANN, BO, CHIDI, DAGNY, EMEKA, FUMIKO, HOUR, UTC
 
-UTC = dt.timezone.utc
-HOUR = dt.timedelta(hours=1)
 FOLDER = "harmijan"
 
-ANN = "Ann Example <ann@example.org>"
-BO = "Bo Sample <bo@example.net>"
-CHIDI = "Chidi Placeholder <chidi@example.com>"
-DAGNY = "Dagny Testperson <dagny@example.org>"
-EMEKA = "Emeka Demo <emeka@example.net>"
-FUMIKO = "Fumiko Fictive <fumiko@example.com>"
 
 # (file name, size, players, day of February 2026, seed, plies to stop after or None)
 GAMES = (

@@ -40,18 +40,11 @@ from referee.games.hermetica import (  # noqa: E402
 )
 from referee.record import Record  # noqa: E402
 from referee.replay import Replay, play_move, start  # noqa: E402
+from sample_people import UTC, HOUR, ANN, BO, CHIDI, DAGNY, EMEKA, FUMIKO  # noqa: E402
 
-UTC = dt.timezone.utc
-HOUR = dt.timedelta(hours=1)
 GAME = GAMES["hermetica"]
 STORE = Path(__file__).resolve().with_name("hermetica_samples.toml")
 
-ANN = "Ann Example <ann@example.org>"
-BO = "Bo Sample <bo@example.net>"
-CHIDI = "Chidi Placeholder <chidi@example.com>"
-DAGNY = "Dagny Testperson <dagny@example.org>"
-EMEKA = "Emeka Demo <emeka@example.net>"
-FUMIKO = "Fumiko Fictive <fumiko@example.com>"
 
 
 # -- what a short record must show ------------------------------------------------------------
