@@ -126,6 +126,9 @@ def referee_command() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "referee"]
 
 
+_USUAL_COLLECTOR = "import sys; from referee.cli import main; sys.argv[0] = 'referee'; main()"
+
+
 def command_line(runs: int, work: Path, finished: Path, sixty: Path) -> dict[str, float]:
     env, referee = player_env(), referee_command()
     target = work / "move-target.toml"
@@ -137,6 +140,11 @@ def command_line(runs: int, work: Path, finished: Path, sixty: Path) -> dict[str
         "python -c pass": (run([sys.executable, "-c", "pass"]), None),
         'python -c "import typer"': (run([sys.executable, "-c", "import typer"]), None),
         "referee status (finished odd)": (run([*referee, "status", str(finished)]), None),
+        # The same command without the entry point's pause of the garbage collector while it
+        # imports (referee/__main__.py): what that pause is worth.
+        "referee status, collector as usual": (
+            run([sys.executable, "-c", _USUAL_COLLECTOR, "status", str(finished)]), None,
+        ),
         "referee status --json": (run([*referee, "status", "--json", str(finished)]), None),
         "referee validate (one record)": (run([*referee, "validate", str(finished)]), None),
         "referee move (60-ply odd)": (

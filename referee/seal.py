@@ -11,8 +11,6 @@ are checked where it matters, by `receive --mine` and `verify --against`.
 
 from __future__ import annotations
 
-import hashlib
-import json
 from typing import Any
 
 from referee.errors import RecordError
@@ -23,13 +21,52 @@ KEY_PREFIX = "ed25519:"
 HEADER_TAG = "referee record 1"
 
 
-# One encoder for every ply: json.dumps with options builds a new one per call, a third of the
-# cost of encoding a ply.
-_ENCODER = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str)
+try:
+    # The interpreter's own SHA-256 module: hashlib would load OpenSSL first, several
+    # milliseconds that every command reading a sealed record pays at start (README:
+    # Performance). Python 3.12 renamed the module; any build lacking it has hashlib's.
+    from _sha256 import sha256
+except ImportError:  # pragma: no cover - depends on the Python version
+    try:
+        from _sha2 import sha256
+    except ImportError:
+        from hashlib import sha256
+
+
+# JSON string escapes exactly as json.dumps(..., ensure_ascii=False) writes them: the quote, the
+# backslash, and every control character below U+0020 (short forms where JSON has them).
+_ESCAPES = {code: f"\\u{code:04x}" for code in range(0x20)}
+_ESCAPES.update({ord('"'): '\\"', ord("\\"): "\\\\", ord("\b"): "\\b", ord("\f"): "\\f",
+                 ord("\n"): "\\n", ord("\r"): "\\r", ord("\t"): "\\t"})
 
 
 def _canonical_json(value: Any) -> str:
-    return _ENCODER.encode(value)
+    """The JSON of a TOML value as the README defines it: keys sorted, no spaces, non-ASCII kept,
+    dates as their str(). The same text as json.dumps(value, sort_keys=True, ensure_ascii=False,
+    separators=(",", ":"), default=str) — a test holds them together — written out here because
+    importing json costs every start a few milliseconds and a record holds only these types."""
+    if isinstance(value, str):
+        if value.isprintable() and '"' not in value and "\\" not in value:
+            return f'"{value}"'  # nothing to escape: most moves, times and comments
+        return f'"{value.translate(_ESCAPES)}"'
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, int):
+        return int.__repr__(value)
+    if isinstance(value, float):
+        if value != value:
+            return "NaN"
+        if value in (float("inf"), float("-inf")):
+            return "Infinity" if value > 0 else "-Infinity"
+        return float.__repr__(value)
+    if isinstance(value, dict):
+        items = sorted(value.items())
+        return "{" + ",".join(f"{_canonical_json(k)}:{_canonical_json(v)}" for k, v in items) + "}"
+    if isinstance(value, (list, tuple)):
+        return "[" + ",".join(_canonical_json(v) for v in value) + "]"
+    return _canonical_json(str(value))  # a TOML date or time
 
 
 def header_text(record: Record) -> str:
@@ -41,11 +78,14 @@ def header_text(record: Record) -> str:
 def entry_text(ply: int, move: str, entry: Entry) -> str:
     """What ply `ply` adds to the chain: its canonical move, time stamp and comment."""
     at = toml_datetime(entry.at) if entry.at is not None else None
-    return _canonical_json({"ply": ply, "move": move, "at": at, "comment": entry.comment})
+    # _canonical_json({"ply": ply, "move": move, "at": at, "comment": entry.comment}), written
+    # out with its keys in sorted order: this runs for every ply of every record read.
+    return (f'{{"at":{_canonical_json(at)},"comment":{_canonical_json(entry.comment)},'
+            f'"move":{_canonical_json(move)},"ply":{ply}}}')
 
 
 def _digest(previous: str, text: str) -> str:
-    return PREFIX + hashlib.sha256(f"{previous}\n{text}".encode("utf-8")).hexdigest()
+    return PREFIX + sha256(f"{previous}\n{text}".encode("utf-8")).hexdigest()
 
 
 def chain(record: Record, moves: list[str]) -> list[str]:

@@ -6,7 +6,6 @@ control characters, so a player's name cannot inject terminal escapes or fake li
 
 from __future__ import annotations
 
-import re
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -15,8 +14,10 @@ if TYPE_CHECKING:
     import jinja2
 
 
-# Control characters, line separators and the two characters XML forbids outright.
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f\u2028\u2029\ufffe\uffff]")
+# Control characters, line separators and the two characters XML forbids outright, each to "?"
+# (a translation table: `status` prints through `plain`, and compiling the equivalent regular
+# expression would cost it half a millisecond at every start).
+_CONTROL = dict.fromkeys([*range(0x20), *range(0x7F, 0xA0), 0x2028, 0x2029, 0xFFFE, 0xFFFF], "?")
 
 
 def plain(value: object) -> object:
@@ -24,7 +25,7 @@ def plain(value: object) -> object:
     neither inject terminal escapes or fake lines into a mail nor make an SVG unreadable XML.
     (In SVG, Jinja's autoescaping then takes care of markup.)"""
     if isinstance(value, str):
-        return _CONTROL.sub("?", value)
+        return value.translate(_CONTROL)
     return value
 
 
