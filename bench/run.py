@@ -1,6 +1,6 @@
 """The referee's benchmark: start-up, replay throughput, move listings and memory, in one run.
 
-    .venv/bin/python bench/run.py [--runs N] [--json PATH]
+    .venv/bin/python bench/run.py [--runs N] [--cli-runs N] [--json PATH]
 
 Prints a table and writes it, with the machine it ran on, as JSON (default bench/results.json).
 Every time is the median of repeated runs. Commands run as a player runs them: the installed
@@ -8,9 +8,11 @@ Every time is the median of repeated runs. Commands run as a player runs them: t
 so start-up is what a player waits for and not what a first run after an edit costs.
 
 What is measured (and the targets, where there is one):
-- command line: `python -c pass`, `python -c "import typer"` (the framework's floor),
-  `referee status` on a finished odd record (target: at most 1.3 × the floor), `status --json`,
-  `validate` of that record, and `referee move` on a 60-ply odd record (a fresh copy each run);
+- command line: `python -c pass`, `python -c "import typer"` (the framework's floor), and that
+  import with the collector paused and frozen as referee/__main__.py does; `referee status` on a
+  finished odd record (target: at most 1.3 × the floor), the same with the collector as usual,
+  `status --json`, `validate` of that record, and `referee move` on a 60-ply odd record (a fresh
+  copy each run);
 - replay throughput in-process, full games per second: the rules alone from already-parsed
   moves (target for odd side 5: 5,000 games/s; a side-12 odd game under 20 ms), the replay of a
   read record (notation, rules, digest chain), and end to end from the record's bytes (TOML
@@ -126,6 +128,7 @@ def referee_command() -> list[str]:
     return [str(script)] if script.exists() else [sys.executable, "-m", "referee"]
 
 
+_FROZEN_TYPER = "import gc; gc.disable(); import typer; gc.freeze(); gc.enable()"
 _USUAL_COLLECTOR = "import sys; from referee.cli import main; sys.argv[0] = 'referee'; main()"
 
 
@@ -139,6 +142,8 @@ def command_line(runs: int, work: Path, finished: Path, sixty: Path) -> dict[str
     commands = {
         "python -c pass": (run([sys.executable, "-c", "pass"]), None),
         'python -c "import typer"': (run([sys.executable, "-c", "import typer"]), None),
+        # The floor given the same pause and freeze of the collector as the referee's entry point.
+        "import typer, collector paused and frozen": (run([sys.executable, "-c", _FROZEN_TYPER]), None),
         "referee status (finished odd)": (run([*referee, "status", str(finished)]), None),
         # The same command without the entry point's pause of the garbage collector while it
         # imports (referee/__main__.py): what that pause is worth.
@@ -339,6 +344,9 @@ def machine() -> dict[str, Any]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--runs", type=int, default=10, help="repeats per measurement (median)")
+    # A command's time swings with whatever else the machine does in that moment (bursts of
+    # 20-30 ms here); more rounds keep one burst from moving the median.
+    parser.add_argument("--cli-runs", type=int, default=30, help="rounds of the command-line timings (median)")
     parser.add_argument("--json", default=str(ROOT / "bench" / "results.json"), help="where to write the results")
     args = parser.parse_args()
 
@@ -348,7 +356,7 @@ def main() -> None:
         finished.write_text(random_play("odd", {"size": 5}, 1).record.to_toml(), encoding="utf-8")
         sixty = work / "sixty.toml"
         sixty.write_text(random_play("odd", {"size": 5}, 2, stop_after=60).record.to_toml(), encoding="utf-8")
-        cli = command_line(args.runs, work, finished, sixty)
+        cli = command_line(args.cli_runs, work, finished, sixty)
         games = throughput(args.runs)
         forms = toml_forms(args.runs)
         lists = listings(args.runs)
@@ -373,8 +381,14 @@ def main() -> None:
     results = {
         "machine": machine(),
         "runs": args.runs,
+        "cli_runs": args.cli_runs,
         "command_line_ms": {k: round(v * 1000, 1) for k, v in cli.items()},
         "status_over_typer": round(cli["referee status (finished odd)"] / floor, 2),
+        # Against a floor given the same collector treatment, and without it on either side.
+        "status_over_frozen_typer": round(
+            cli["referee status (finished odd)"] / cli["import typer, collector paused and frozen"], 2
+        ),
+        "usual_status_over_typer": round(cli["referee status, collector as usual"] / floor, 2),
         "throughput": [{k: round(v, 2) if isinstance(v, float) else v for k, v in row.items()} for row in games],
         "toml_61_ply_odd_record": {k: round(v, 3) for k, v in forms.items()},
         "listing": [{k: round(v, 2) if isinstance(v, float) else v for k, v in row.items()} for row in lists],
@@ -390,12 +404,19 @@ def report(results: dict[str, Any]) -> str:
     m = results["machine"]
     lines = [
         f"Machine: {m['cpu']}, {m['cores']} cores; {m['os']}; Python {m['python']}, typer {m['typer']}; "
-        f"{m['date']}; medians of {results['runs']} runs",
+        f"{m['date']}; medians of {results['cli_runs']} runs (command line), {results['runs']} (the rest)",
         "",
         "| command line | median |",
         "|---|---:|",
     ]
     lines += [f"| `{name}` | {ms:.0f} ms |" for name, ms in results["command_line_ms"].items()]
+    lines += [
+        "",
+        f"`referee status` takes {results['status_over_typer']:.2f} × `python -c \"import typer\"`; "
+        f"{results['status_over_frozen_typer']:.2f} × the import of typer with the collector paused "
+        f"and frozen as the referee's entry point does; with the collector as usual on both sides, "
+        f"{results['usual_status_over_typer']:.2f} ×.",
+    ]
     lines += [
         "",
         "| full games, in-process | plies | rules only | replay of a read record | from the record's bytes | TOML reading alone |",

@@ -6,13 +6,12 @@ move) and lets the text and SVG renderers decide *how* it looks.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from referee.geometry.grid import Grid
 
 
-@dataclass(frozen=True)
-class PieceKind:
+class PieceKind(NamedTuple):
     """A kind of piece: its glyph in text diagrams, its CSS class in SVG, its name in legends."""
 
     key: str
@@ -21,7 +20,6 @@ class PieceKind:
     seat: int | None = None  # the seat that owns this kind, where pieces belong to a seat
 
 
-@dataclass
 class Picture:
     """A grid board with pieces on it.
 
@@ -32,11 +30,22 @@ class Picture:
     words about the picture, shown under the last move (what it did, how the end was scored).
     """
 
-    grid: Grid
-    kinds: tuple[PieceKind, ...]
-    pieces: dict[int, str] = field(default_factory=dict)
-    marks: set[int] = field(default_factory=set)
-    path: tuple[int, ...] = ()
-    bites: set[int] = field(default_factory=set)
-    tags: dict[int, str] = field(default_factory=dict)
-    notes: tuple[str, ...] = ()
+    # A plain class, not a dataclass: every game's module loads it, at every start of a command.
+    def __init__(
+        self,
+        grid: Grid,
+        kinds: tuple[PieceKind, ...],
+        pieces: dict[int, str] | None = None,
+        marks: set[int] | None = None,
+        path: tuple[int, ...] = (),
+        bites: set[int] | None = None,
+        tags: dict[int, str] | None = None,
+        notes: tuple[str, ...] = (),
+    ):
+        self.grid, self.kinds = grid, kinds
+        self.pieces = {} if pieces is None else pieces
+        self.marks = set() if marks is None else marks
+        self.path = path
+        self.bites = set() if bites is None else bites
+        self.tags = {} if tags is None else tags
+        self.notes = notes

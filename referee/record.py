@@ -10,7 +10,6 @@ import datetime as dt
 import os
 import re
 import tomllib
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -30,16 +29,20 @@ MAX_MOVE_CHARS = 500  # a whole Hermetica turn is well under 100
 MAX_TEXT_CHARS = 10_000  # comments, names, reasons
 
 
-@dataclass
+# Entry and Record are plain classes rather than dataclasses: every command loads this module,
+# and making a dataclass costs a fraction of a millisecond at each start (README: Performance).
+
+
 class Entry:
     """One ply as recorded. `line` is the TOML line of its move, for messages only."""
 
-    move: str
-    at: dt.datetime | None = None
-    comment: str | None = None
-    digest: str | None = None
-    signature: str | None = None
-    line: int | None = None
+    def __init__(self, move: str, at: dt.datetime | None = None, comment: str | None = None,
+                 digest: str | None = None, signature: str | None = None, line: int | None = None):
+        self.move, self.at, self.comment = move, at, comment
+        self.digest, self.signature, self.line = digest, signature, line
+
+    def __repr__(self) -> str:
+        return f"Entry({self.move!r}, at={self.at!r}, comment={self.comment!r})"
 
     def to_toml(self) -> str:
         lines = [_dumps({"move": self.move})]
@@ -58,17 +61,32 @@ def toml_datetime(at: dt.datetime) -> str:
     return text[:-6] + "Z" if text.endswith("+00:00") else text
 
 
-@dataclass
 class Record:
-    game: str
-    options: dict[str, Any] = field(default_factory=dict)
-    players: dict[int, dict[str, str]] = field(default_factory=dict)
-    setup: dict[str, Any] = field(default_factory=dict)
-    moves: list[Entry] = field(default_factory=list)
-    pending: list[dict[str, str]] = field(default_factory=list)
-    result: dict[str, Any] | None = None
-    path: str | None = None  # where it was read from, for messages
-    result_line: int | None = None
+    """A game record (SPEC §3): the header, the plies, conditional replies and the result.
+    `path` is where it was read from and `result_line` the TOML line of [result], for messages."""
+
+    def __init__(
+        self,
+        game: str,
+        options: dict[str, Any] | None = None,
+        players: dict[int, dict[str, str]] | None = None,
+        setup: dict[str, Any] | None = None,
+        moves: list[Entry] | None = None,
+        pending: list[dict[str, str]] | None = None,
+        result: dict[str, Any] | None = None,
+        path: str | None = None,
+        result_line: int | None = None,
+    ):
+        self.game = game
+        self.options = {} if options is None else options
+        self.players = {} if players is None else players
+        self.setup = {} if setup is None else setup
+        self.moves = [] if moves is None else moves
+        self.pending = [] if pending is None else pending
+        self.result, self.path, self.result_line = result, path, result_line
+
+    def __repr__(self) -> str:
+        return f"Record({self.game!r}, {self.options!r}, {len(self.moves)} plies, path={self.path!r})"
 
     def player_name(self, seat: int) -> str | None:
         player = self.players.get(seat)

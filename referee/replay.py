@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import copy
 import datetime as dt
-from dataclasses import dataclass, field, replace
 from typing import Any
 
 from referee.errors import IllegalMoveError, NotationError, RecordError, RefereeError
@@ -21,23 +20,28 @@ from referee.record import MAX_MOVE_CHARS, Entry, Record
 RESIGN = "resign"
 
 
-@dataclass(frozen=True)
 class Resign(Move):
-    seat: int
+    __slots__ = ("seat",)
+
+    def __init__(self, seat: int):
+        self.seat = seat
 
     def __str__(self) -> str:
         return RESIGN
 
 
-@dataclass
 class Replay:
-    record: Record
-    game: Game
-    options: dict[str, Any]
-    states: list[Any]  # states[k] is the position after k plies
-    played: list[Move] = field(default_factory=list)  # played[k-1] made ply k
-    movers: list[int] = field(default_factory=list)  # movers[k-1] is the seat that made ply k
-    resigned: tuple[int, int] | None = None  # (ply, seat)
+    """A record replayed so far: the position after every ply, and who made each ply. (A plain
+    class, not a dataclass, for the start-up time of every command: README, Performance.)"""
+
+    def __init__(self, record: Record, game: Game, options: dict[str, Any], states: list[Any],
+                 played: list[Move] | None = None, movers: list[int] | None = None,
+                 resigned: tuple[int, int] | None = None):
+        self.record, self.game, self.options = record, game, options
+        self.states = states  # states[k] is the position after k plies
+        self.played = [] if played is None else played  # played[k-1] made ply k
+        self.movers = [] if movers is None else movers  # movers[k-1] is the seat that made ply k
+        self.resigned = resigned  # (ply, seat)
 
     @property
     def plies(self) -> int:
@@ -92,7 +96,8 @@ class Replay:
 
     def fork(self) -> "Replay":
         """A copy to try moves on; positions are values, so only the lists are copied."""
-        return replace(self, states=list(self.states), played=list(self.played), movers=list(self.movers))
+        return Replay(self.record, self.game, self.options, list(self.states), list(self.played),
+                      list(self.movers), self.resigned)
 
     def push(self, text: str) -> Move:
         """Check and play one entry; on any error the replay is left exactly as it was."""

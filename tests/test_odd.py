@@ -475,3 +475,18 @@ def test_record_with_a_move_after_resignation_is_refused_R_G2():
     assert info.value.ply == 3
     play = replay(parse_record(_toml(["b a1", "resign"], [1])))
     assert play.outcome().winners == (1,)
+
+
+def test_moves_are_values_however_they_were_typed():
+    """One move typed two ways is one move: equal, one hash, one canonical text (conditional
+    replies and listings compare moves); a different colour, cell or kind of move is not."""
+    from referee.games.base import Pass
+    from referee.replay import Resign
+
+    odd, state = GAMES["odd"], new().state
+    move = odd.parse(state, "b e5")
+    assert move == odd.parse(state, "  B   E5 ") and hash(move) == hash(odd.parse(state, "B E5"))
+    assert str(move) == "b e5" and "e5" in repr(move)
+    assert move != odd.parse(state, "w e5") and move != odd.parse(state, "b e4")
+    assert len({move, odd.parse(state, "B E5"), Pass(), Pass(), Resign(1), Resign(1), Resign(2)}) == 4
+    assert Pass() != Resign(1) and move != "b e5"

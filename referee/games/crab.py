@@ -244,7 +244,6 @@ class Round(Move):
 # -- the game --------------------------------------------------------------------------------
 
 
-@dataclass(frozen=True)
 class SeedOption(Option):
     """`seed`: any whole number, random when absent (SPEC §1); only `referee new` uses it."""
 

@@ -5,7 +5,7 @@ Everything a template shows is computed here: the templates only place values an
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any, Callable
 
 from referee.render.board import LABEL_SIZE, board_shapes, text_rows
@@ -44,7 +44,7 @@ def _with_notes(head: Header, picture: Picture) -> Header:
     move, before the game's status lines."""
     if not picture.notes:
         return head
-    return replace(head, status=[*picture.notes, *head.status])
+    return head._replace(status=[*picture.notes, *head.status])
 
 
 def _glyph(picture, kind: str) -> str:

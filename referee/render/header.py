@@ -5,8 +5,7 @@ which prints these words and no board, loads no drawing code.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 if TYPE_CHECKING:
     from referee.replay import Replay
@@ -16,8 +15,7 @@ def option_summary(options: dict[str, object]) -> str:
     return ", ".join(f"{k} {v}" for k, v in options.items())
 
 
-@dataclass
-class Header:
+class Header(NamedTuple):
     """The words around a board: the same in text and SVG."""
 
     title: str
