@@ -229,3 +229,12 @@ def test_the_crab_samples_hold_finished_games_and_one_in_progress():
     tasks = {p.options["task"] for p in plays}
     assert tasks == {"base", "garbage", "sandcastle", "big-beach", "dunes", "crab-dance",
                      "nature-reserve", "crashing-waves"}
+
+
+def test_games_offers_the_two_wave_starts_and_new_refuses_the_slot_between(cli):
+    listing = cli("games").stdout
+    assert "-O wave_start = 6 (6 or 8)" in listing and "(6–8)" not in listing
+    refused = cli("new", "crab", "-o", "game.toml", "-O", "wave_start=7")
+    assert refused.exit_code == 2 and "6 or 8 (R-CR2)" in refused.stderr
+    assert not Path("game.toml").exists()
+    assert cli("new", "crab", "-o", "game.toml", "-O", "wave_start=8").exit_code == 0

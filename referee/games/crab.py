@@ -262,6 +262,13 @@ class SeedOption(Option):
         return value
 
 
+class WaveStartOption(Option):
+    """`wave_start`: slot 6 or slot 8, nothing between (R-CR2; resolve_options refuses 7)."""
+
+    def describe(self) -> str:
+        return f"{self.name} = {self.default} (6 or 8)"
+
+
 # [0-9], not \d: a move is written in ASCII digits ("٣" is a digit to Python's \d).
 _PLACE = r"([0-9]+)\s+(-?[0-9]+)\s*,\s*(-?[0-9]+)\s+([0-9]+)"
 _SOLO = re.compile(rf"\s*(?:1\s*:\s*)?{_PLACE}\s*")
@@ -279,7 +286,7 @@ class Crab(Game):
     options = (
         Option("players", 1, "seats, each with its own deck (2–4: cooperative, R-CR9)", 1, 4),
         Option("driftwood", 1, "pattern symbols on driftwood needed to reach the Wave (R-CR5)", 1, 2),
-        Option("wave_start", 6, "the Wave's first Coast slot: 6 or 8 (R-CR2)", 6, 8),
+        WaveStartOption("wave_start", 6, "the Wave's first Coast slot (R-CR2)", 6, 8),
         Option("task", "base", "an extra task (R-CR8)", choices=TASKS),
         Option("deck", "sample", "the built-in stand-in deck 'sample', or a deck file to read (R-CR1)"),
         SeedOption("seed", "random", "the shuffle of `referee new`; the deal is recorded in [setup]"),
