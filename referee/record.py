@@ -335,8 +335,9 @@ def _entry_lines(text: str, count: int) -> list[int]:
 
 
 def _array_string_lines(lines: list[str], row: int, col: int) -> list[int]:
-    """Line numbers of the strings of a TOML array starting at lines[row][col]."""
-    found, depth = [], 1
+    """Line numbers of the items of a TOML moves array starting at lines[row][col]: each
+    string, or each inline table `{ move = "…", … }` (the strings inside it are one item)."""
+    found, depth, braces = [], 1, 0
     while row < len(lines):
         line = lines[row]
         while col < len(line):
@@ -344,8 +345,15 @@ def _array_string_lines(lines: list[str], row: int, col: int) -> list[int]:
             if ch == "#":
                 break
             if ch in "\"'":
-                found.append(row + 1)
+                if not braces:
+                    found.append(row + 1)
                 col = _string_end(line, col)
+            elif ch == "{":
+                if not braces:
+                    found.append(row + 1)
+                braces += 1
+            elif ch == "}":
+                braces -= 1
             elif ch == "[":
                 depth += 1
             elif ch == "]":

@@ -369,6 +369,21 @@ def test_entry_lines_in_multi_line_plain_array_with_comments():
     assert [e.line for e in rec.moves] == [5, 8, 8, 10, 11, 12]
 
 
+def test_entry_lines_in_an_array_of_inline_tables():
+    text = (
+        'format = 1\n'                                                      # 1
+        'game = "odd"\n'                                                    # 2
+        'moves = [\n'                                                       # 3
+        '  { move = "b e5", comment = "centre, {braces} and \\"quotes\\"" },\n'  # 4
+        '  { move = "w a1", at = 2026-11-01T10:00:00Z, comment = "corner" },\n'  # 5
+        '  "b a2", { move = "w e5" },\n'                                    # 6
+        ']\n'
+    )
+    rec = parse(text)
+    assert [e.move for e in rec.moves] == ["b e5", "w a1", "b a2", "w e5"]
+    assert [e.line for e in rec.moves] == [4, 5, 6, 6]
+
+
 def test_entry_lines_with_crlf_line_endings():
     """A record saved on Windows (CRLF) still gives the right lines."""
     text = 'format = 1\r\ngame = "odd"\r\n\r\n[[moves]]\r\nmove = "b e5"\r\n\r\n[[moves]]\r\nmove = "w d4"\r\n'
