@@ -5,8 +5,8 @@ Everything those imports create (modules, classes, functions, typer's tables) li
 process ends, yet the cyclic garbage collector would walk it again and again while later objects
 are made, and once more at exit. So the collector is paused while the imports run, and what they
 made is then frozen out of every later collection (`gc.freeze`). Objects made by the command
-itself are collected as usual. This is most of what makes `referee status` start about as fast
-as `import typer` alone (README: Performance).
+itself are collected as usual. This saves about 13 ms of a 70 ms `referee status` (README:
+Performance).
 """
 
 import gc
