@@ -8,10 +8,10 @@ command cannot run as asked.
 
 from __future__ import annotations
 
-# Control characters and line separators, as in the diagrams (render/templates.py), each to "?".
-# A translation table rather than a regular expression: compiling that costs every start of the
-# command line half a millisecond, for a message most runs never print.
-_CONTROL = dict.fromkeys([*range(0x20), *range(0x7F, 0xA0), 0x2028, 0x2029], "?")
+# Control characters and line separators, each to "?" (str.translate); the diagrams use it too
+# (render/templates.py). A table rather than a regular expression: compiling that costs every
+# start of the command line half a millisecond, for a message most runs never print.
+CONTROL = dict.fromkeys([*range(0x20), *range(0x7F, 0xA0), 0x2028, 0x2029], "?")
 
 
 class RefereeError(Exception):
@@ -59,7 +59,7 @@ class RefereeError(Exception):
         reason = self.reason if len(self.reason) <= 300 else self.reason[:297] + "…"
         # The message goes to a terminal or a mail: a line break or an escape sequence from a
         # stranger's record must not forge lines or repaint the screen.
-        return (place + reason).translate(_CONTROL)
+        return (place + reason).translate(CONTROL)
 
 
 class NotationError(RefereeError):

@@ -57,40 +57,37 @@ def _take_turn(work, text, seat, comment, at, conditions) -> list[str]:
         then = next((p["then"] for p in waiting if _canonical(work, before, p["if"]) == mine), None)
         if then is None:
             notes.append(f"Seat {owner}'s conditional moves were dropped: none was for {mine}.")
-        elif work.outcome() is not None or work.to_move() != owner:
+        elif work.to_move() != owner:  # None once the game is over
             notes.append(f"Seat {owner}'s conditional reply {then} was dropped: it is not their turn.")
         else:
-            reply, why = _try_reply(work, then, at)
-            notes.append(
-                f"Seat {owner}'s conditional reply was played: if {mine} then {reply}." if reply
-                else f"Seat {owner}'s conditional reply {then} was dropped: {why}."
-            )
+            reply, note = _answer(work, f"Seat {owner}'s", mine, then, at)
+            notes.append(note)
     if conditions and reply is not None:
         # The opponent's next move is already known: match the new conditions against it now.
         answer = next((t for i, t in conditions if _canonical(work, work.plies - 1, i) == reply), None)
-        if answer is None or work.outcome() is not None or work.to_move() != mover:
+        if answer is None or work.to_move() != mover:
             notes.append(f"Your conditional moves were dropped: seat {owner} replied {reply}.")
         else:
-            played, why = _try_reply(work, answer, at)
-            notes.append(
-                f"Your conditional reply was played: if {reply} then {played}." if played
-                else f"Your conditional reply {answer} was dropped: {why}."
-            )
+            notes.append(_answer(work, "Your", reply, answer, at)[1])
     elif conditions:
         record.pending = [_check_condition(work, mover, i, t) for i, t in conditions]
         notes.append(f"{len(record.pending)} conditional move(s) left for seat {work.to_move()}'s reply.")
     return notes
 
 
-def _try_reply(work: Replay, text: str, at: dt.datetime | None) -> tuple[str | None, str]:
-    """Play a conditional reply: its canonical text, or None and why it could not be played
-    (the position may have ended or changed in a way the sender could not foresee)."""
+def _answer(
+    work: Replay, whose: str, condition: str, then: str, at: dt.datetime | None
+) -> tuple[str | None, str]:
+    """Play `then`, the conditional reply `whose` left for `condition`: the reply as played (or
+    None when it cannot be, the position having changed in a way its sender could not foresee),
+    and the note that says so."""
     start = work.plies
     try:
-        play_move(work, text, at=at)
+        play_move(work, then, at=at)
     except RefereeError as exc:
-        return None, exc.reason
-    return work.entries[start], ""
+        return None, f"{whose} conditional reply {then} was dropped: {exc.reason}."
+    reply = work.entries[start]
+    return reply, f"{whose} conditional reply was played: if {condition} then {reply}."
 
 
 def _canonical(work: Replay, ply: int, text: str) -> str | None:
@@ -104,14 +101,14 @@ def _canonical(work: Replay, ply: int, text: str) -> str | None:
 def _check_condition(work: Replay, mover: int, if_text: str, then_text: str) -> dict[str, str]:
     """Check "if the opponent plays if_text, I reply then_text" on a copy of the game."""
     trial = work.fork()
-    if trial.outcome() is not None or trial.to_move() == mover:
+    if trial.to_move() in (None, mover):  # None: the game is over
         raise IllegalMoveError("conditional moves need the opponent to move next")
     try:
         first = trial.push(if_text)
         trial.push_forced_passes()
     except RefereeError as exc:
         raise IllegalMoveError(f"--if {if_text.strip()}: {exc.reason}") from None
-    if trial.outcome() is not None or trial.to_move() != mover:
+    if trial.to_move() != mover:  # None once the game is over
         raise IllegalMoveError(f"--if {first}: after it, it is not your turn, so --then cannot follow")
     try:
         second = trial.push(then_text)

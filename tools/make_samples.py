@@ -50,7 +50,7 @@ HERE = Path(__file__).resolve().parent
 if str(HERE) not in sys.path:
     sys.path.insert(0, str(HERE))  # the generators share tools/sample_people.py
 
-from sample_people import ANN, BO, CHIDI, DAGNY, EMEKA, FUMIKO, HOUR, UTC  # noqa: E402
+from sample_people import ANN, BO, CHIDI, DAGNY, EMEKA, FUMIKO, HOUR, UTC, typed_moves_array  # noqa: E402
 
 ROOT = HERE.parent
 DEFAULT_OUT = ROOT / "sample_games"
@@ -276,24 +276,11 @@ def hermit_handwritten() -> str:
         "# is left out (the referee works it out), the later one is written.",
         "format = 1",
         'game = "hermit"',
-        "moves = [",
-    ]
-    row: list[str] = []
-    for i, move in enumerate(moves):
-        if i == dropped:
-            if row:
-                lines.append("  " + " ".join(row))
-                row = []
-            lines.append(f"  # seat {movers[i]} cannot place here: its pass is implied")
-            continue
-        row.append(f'"{move}",')
-        if len(row) == 8:
-            lines.append("  " + " ".join(row))
-            row = []
-    if row:
-        lines.append("  " + " ".join(row))
-    lines += [
-        "]",
+        *typed_moves_array(
+            [None if i == dropped else move for i, move in enumerate(moves)],
+            {dropped: f"seat {stuck} cannot place here: its pass is implied"},
+            per_row=8,
+        ),
         "",
         "[options]",
         'board = "square"',

@@ -26,7 +26,7 @@ from referee.errors import IllegalMoveError
 from referee.games.harmijan import HarmijanState
 from referee.record import Record
 from referee.replay import Replay, play_move, start
-from sample_people import ANN, BO, CHIDI, DAGNY, EMEKA, FUMIKO, HOUR, UTC
+from sample_people import ANN, BO, CHIDI, DAGNY, EMEKA, FUMIKO, HOUR, UTC, typed_moves_array
 
 FOLDER = "harmijan"
 
@@ -101,23 +101,7 @@ def _handwritten() -> str:
         f"# The end (R-HJ7): {outcome.reason}.",
         "format = 1",
         'game = "harmijan"',
-        "moves = [",
-    ]
-    row: list[str] = []
-    for index, move in enumerate(entries):
-        if index in notes:
-            if row:
-                lines.append("  " + " ".join(row))
-                row = []
-            lines.append(f"  # ply {index + 1}: {notes[index]}")
-        row.append(f'"{move}",')
-        if len(row) == 6 or index in notes:
-            lines.append("  " + " ".join(row))
-            row = []
-    if row:
-        lines.append("  " + " ".join(row))
-    lines += [
-        "]",
+        *typed_moves_array(entries, {i: f"ply {i + 1}: {note}" for i, note in notes.items()}, per_row=6),
         "",
         "[options]",
         "size = 5",

@@ -20,6 +20,7 @@ from referee.games.hermetica import (
     ELEMENTS, MOON, SIDE, SUN, UNIT_NAME, ActionReport, Board, HermeticaPicture, board_from_data,
 )
 from referee.geometry.grid import LETTERS
+from referee.render.header import option_summary
 from referee.render.templates import render
 
 # -- words shared by text and SVG ------------------------------------------------------------
@@ -361,13 +362,12 @@ def paper_sheet(game, options: Mapping[str, Any], picture: HermeticaPicture, pap
     for seat in (SUN, MOON):
         x, y = place(*grid.centre(board.primes[seat]))
         marks.append(Words(x, round(y + unit * 0.26, 3), "prime", f"{SIDE[seat]} Prime"))
-    options_text = ", ".join(f"{k} {v}" for k, v in options.items())
     return render(
         "hermetica-paper.svg.j2",
         width=sheet.width,
         height=sheet.height,
         title=f"{game.name} ({game.credit}) · {scheme} scheme",
-        subtitle=(f"{options_text} · {len(grid)} hexes · {unit:.1f} mm between centres · "
+        subtitle=(f"{option_summary(options)} · {len(grid)} hexes · {unit:.1f} mm between centres · "
                   f"{paper.upper()} {sheet.orientation} · shaded edge hexes: the Horizons (Sun below, Moon above)"),
         title_x=PAPER_MARGIN,
         title_y=PAPER_MARGIN + 7,

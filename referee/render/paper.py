@@ -12,6 +12,7 @@ from typing import Any, Mapping
 
 from referee.games import Game
 from referee.render.board import LABEL_SIZE, board_shapes
+from referee.render.header import option_summary
 from referee.render.templates import render
 
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}
@@ -73,13 +74,12 @@ def paper_board(game: Game, options: Mapping[str, Any], paper: str) -> str:
         for _, corners in shapes.outlines
     ]
     labels = [(*place(lb.x, lb.y), lb.text) for lb in shapes.labels]
-    options_text = ", ".join(f"{k} {v}" for k, v in options.items())
     return render(
         "paper.svg.j2",
         width=sheet.width,
         height=sheet.height,
         title=f"{game.name} ({game.credit})",
-        subtitle=f"{options_text} · {len(grid)} cells · {unit:.1f} mm cells · {paper.upper()} {sheet.orientation}",
+        subtitle=f"{option_summary(options)} · {len(grid)} cells · {unit:.1f} mm cells · {paper.upper()} {sheet.orientation}",
         title_x=MARGIN,
         title_y=MARGIN + 7,
         subtitle_y=MARGIN + 13,

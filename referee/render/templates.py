@@ -10,14 +10,15 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from referee.errors import CONTROL
+
 if TYPE_CHECKING:
     import jinja2
 
 
-# Control characters, line separators and the two characters XML forbids outright, each to "?"
-# (a translation table: `status` prints through `plain`, and compiling the equivalent regular
-# expression would cost it half a millisecond at every start).
-_CONTROL = dict.fromkeys([*range(0x20), *range(0x7F, 0xA0), 0x2028, 0x2029, 0xFFFE, 0xFFFF], "?")
+# The control characters and line separators of error messages, and the two characters XML
+# forbids outright, each to "?".
+_CONTROL = {**CONTROL, 0xFFFE: "?", 0xFFFF: "?"}
 
 
 def plain(value: object) -> object:
