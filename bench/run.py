@@ -47,7 +47,8 @@ sys.path.insert(0, str(ROOT))
 
 from referee.games import GAMES  # noqa: E402
 from referee.record import Record, parse_record  # noqa: E402
-from referee.replay import Replay, play_move, replay, start  # noqa: E402
+from referee.replay import Replay, replay, start  # noqa: E402
+from referee.turn import take_turn  # noqa: E402
 
 SAMPLES = ROOT / "sample_games"
 UTC = dt.timezone.utc
@@ -97,7 +98,7 @@ def random_play(game_id: str, options: dict[str, Any], seed: int, stop_after: in
     while play.outcome() is None and (stop_after is None or play.plies < stop_after):
         move = play.game.random_move(play.state, rng)
         stamp += dt.timedelta(hours=1)
-        play_move(play, str(move), at=stamp)
+        play = take_turn(play, str(move), at=stamp).play
     return play
 
 
@@ -216,12 +217,12 @@ def throughput(runs: int) -> list[dict[str, Any]]:
 
 def _setup(game, setup: dict[str, Any], options: dict[str, Any]) -> dict[str, Any]:
     """The setup `replay.start` hands the game: the record's, or the built-in data files."""
-    from referee.replay import load_builtin
+    from referee.data import builtin_data
 
     full = dict(setup)
     for name, kind in game.data_options.items():
         if name not in full:
-            full[name] = game.setup_from_file(name, load_builtin(kind, options[name], name))
+            full[name] = game.setup_from_file(name, builtin_data(kind, options[name]))
     return full
 
 

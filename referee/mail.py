@@ -43,7 +43,7 @@ def build_message(
     play: Replay,
     *,
     record_name: str,
-    record_text: str,
+    record_data: bytes,
     body: str,
     svg: str,
     png: bytes | None,
@@ -75,7 +75,7 @@ def build_message(
     record_name = re.sub(r"[\x00-\x1f\x7f]", "_", PurePath(record_name).name)
     stem = PurePath(record_name).stem
     message.add_attachment(
-        record_text.encode("utf-8"), maintype=RECORD_TYPE[0], subtype=RECORD_TYPE[1],
+        record_data, maintype=RECORD_TYPE[0], subtype=RECORD_TYPE[1],
         filename=record_name,
     )
     message.add_attachment(svg.encode("utf-8"), maintype="image", subtype="svg+xml",

@@ -49,3 +49,7 @@ class Picture:
         self.bites = set() if bites is None else bites
         self.tags = {} if tags is None else tags
         self.notes = notes
+
+    def glyph(self, kind: str) -> str:
+        """The text diagram's character for pieces of `kind`."""
+        return next(k.glyph for k in self.kinds if k.key == kind)

@@ -129,8 +129,10 @@ def _dumps(table: dict[str, Any]) -> str:
 # -- reading ---------------------------------------------------------------------------------
 
 
-def read_record(path: str | os.PathLike[str]) -> Record:
-    """Read and check the shape of a record file. The rules are checked later, by the replay."""
+def read_input(path: str | os.PathLike[str], what: str = "file") -> bytes:
+    """The bytes of an input file (a record, a mail, a board or deck file, a key), at most
+    MAX_RECORD_BYTES of them: every input a stranger may send is read here, with one limit and
+    one set of messages. Raises UsageError when it cannot be read, RecordError when too long."""
     name = str(path)
     try:
         # Read one byte past the limit rather than trust the size on disk: a device or a pipe
@@ -138,12 +140,19 @@ def read_record(path: str | os.PathLike[str]) -> Record:
         with open(path, "rb") as handle:
             data = handle.read(MAX_RECORD_BYTES + 1)
     except FileNotFoundError:
-        raise UsageError(f"{name}: no such file") from None
+        raise UsageError("no such file", file=name) from None
     except IsADirectoryError:
-        raise UsageError(f"{name}: is a directory, not a record") from None
+        raise UsageError(f"is a directory, not a {what}", file=name) from None
     except OSError as exc:
-        raise UsageError(f"{name}: cannot read: {exc.strerror}") from None
-    return parse_record(data, name)
+        raise UsageError(f"cannot read: {exc.strerror}", file=name) from None
+    if len(data) > MAX_RECORD_BYTES:
+        raise RecordError(f"larger than {MAX_RECORD_BYTES // 1_000_000} MB: not a {what}", file=name)
+    return data
+
+
+def read_record(path: str | os.PathLike[str]) -> Record:
+    """Read and check the shape of a record file. The rules are checked later, by the replay."""
+    return parse_record(read_input(path, "record"), str(path))
 
 
 def parse_record(data: bytes, name: str = "<record>") -> Record:

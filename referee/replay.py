@@ -7,8 +7,6 @@ game, the `[result]` check) and locates every error at its file, line, ply and m
 
 from __future__ import annotations
 
-import copy
-import datetime as dt
 from typing import Any
 
 from referee.errors import IllegalMoveError, NotationError, RecordError, RefereeError
@@ -36,12 +34,15 @@ class Replay:
 
     def __init__(self, record: Record, game: Game, options: dict[str, Any], states: list[Any],
                  played: list[Move] | None = None, movers: list[int] | None = None,
-                 resigned: tuple[int, int] | None = None):
+                 resigned: tuple[int, int] | None = None, digests: list[str] | None = None):
         self.record, self.game, self.options = record, game, options
         self.states = states  # states[k] is the position after k plies
         self.played = [] if played is None else played  # played[k-1] made ply k
         self.movers = [] if movers is None else movers  # movers[k-1] is the seat that made ply k
         self.resigned = resigned  # (ply, seat)
+        # The seal of each ply of `record` (seal.py), as `replay` checked it or the turn that
+        # wrote the record made it. Plies tried on a fork have none.
+        self.digests = [] if digests is None else digests
 
     @property
     def plies(self) -> int:
@@ -97,7 +98,7 @@ class Replay:
     def fork(self) -> "Replay":
         """A copy to try moves on; positions are values, so only the lists are copied."""
         return Replay(self.record, self.game, self.options, list(self.states), list(self.played),
-                      list(self.movers), self.resigned)
+                      list(self.movers), self.resigned, list(self.digests))
 
     def push(self, text: str) -> Move:
         """Check and play one entry; on any error the replay is left exactly as it was."""
@@ -152,22 +153,17 @@ def start(record: Record) -> Replay:
         for name, kind in game.data_options.items():
             if name not in setup:
                 # SPEC §3: without [setup] content, the built-in file the option names is used.
-                setup[name] = game.setup_from_file(name, load_builtin(kind, options[name], name))
+                content = builtin_data(kind, options[name])
+                if content is None:
+                    raise ValueError(
+                        f"option {name} = {options[name]!r} names no built-in {kind.split('-')[-1]}, "
+                        f"and the record's [setup] holds no {name} of its own"
+                    )
+                setup[name] = game.setup_from_file(name, content)
         state = game.start(options, setup)
     except ValueError as exc:
         raise RecordError(str(exc), **where) from None
     return Replay(record, game, options, [state])
-
-
-def load_builtin(kind: str, value: str, option: str) -> dict[str, Any]:
-    """A data file shipped with the referee, e.g. kind "crab-deck", value "sample"."""
-    content = builtin_data(kind, value)  # cached and shared: the caller gets its own copy
-    if content is None:
-        raise ValueError(
-            f"option {option} = {value!r} names no built-in {kind.split('-')[-1]}, "
-            f"and the record's [setup] holds no {option} of its own"
-        )
-    return copy.deepcopy(content)
 
 
 def replay(record: Record) -> Replay:
@@ -176,7 +172,7 @@ def replay(record: Record) -> Replay:
     for number, entry in enumerate(record.moves, 1):
         _push_entry(play, entry, number, record.path)
     _check_result(play)
-    seal.check(record, play.entries)
+    play.digests = seal.check(record, play.entries)
     return play
 
 
@@ -202,37 +198,3 @@ def _check_result(play: Replay) -> None:
             f"({outcome.reason})",
             **where,
         )
-
-
-def play_move(
-    play: Replay,
-    text: str,
-    *,
-    seat: int | None = None,
-    comment: str | None = None,
-    at: dt.datetime | None = None,
-) -> list[Move]:
-    """What `referee move` does to a record, short of writing it: check `text` (made by `seat`,
-    when given), play it and the passes it forces (R-G3), and bring `play.record` up to date —
-    every entry in canonical form (SPEC §3), the new ones stamped `at`, and [result] once the
-    game ends, every ply sealed with its digest. Returns the moves appended. On any error the
-    replay and record are unchanged."""
-    try:
-        if play.outcome() is not None:
-            raise IllegalMoveError(f"the game is over ({play.result_sentence()})")
-        if seat is not None and seat != play.to_move():
-            raise IllegalMoveError(f"seat {seat} is not to move: seat {play.to_move()} is")
-        moves = [play.push(text)]
-    except RefereeError as exc:
-        raise exc.located(file=play.record.path, ply=play.plies + 1, move=text.strip())
-    moves += play.push_forced_passes()
-    record = play.record
-    for entry, canonical in zip(record.moves, play.entries):
-        entry.move = canonical
-    record.moves.append(Entry(str(moves[0]), at, comment))
-    record.moves.extend(Entry(str(p), at) for p in moves[1:])
-    outcome = play.outcome()
-    if outcome is not None:
-        record.result = {"winners": list(outcome.winners), "reason": outcome.reason}
-    seal.seal(record, play.entries)
-    return moves

@@ -11,6 +11,8 @@ are checked where it matters, by `receive --mine` and `verify --against`.
 
 from __future__ import annotations
 
+import hashlib
+import json
 from typing import Any
 
 from referee.errors import RecordError
@@ -21,98 +23,61 @@ KEY_PREFIX = "ed25519:"
 HEADER_TAG = "referee record 1"
 
 
-try:
-    # The interpreter's own SHA-256 module: hashlib would load OpenSSL first, several
-    # milliseconds that every command reading a sealed record pays at start (README:
-    # Performance). Python 3.12 renamed the module; any build lacking it has hashlib's.
-    from _sha256 import sha256
-except ImportError:  # pragma: no cover - depends on the Python version
-    try:
-        from _sha2 import sha256
-    except ImportError:
-        from hashlib import sha256
-
-
-# JSON string escapes exactly as json.dumps(..., ensure_ascii=False) writes them: the quote, the
-# backslash, and every control character below U+0020 (short forms where JSON has them).
-_ESCAPES = {code: f"\\u{code:04x}" for code in range(0x20)}
-_ESCAPES.update({ord('"'): '\\"', ord("\\"): "\\\\", ord("\b"): "\\b", ord("\f"): "\\f",
-                 ord("\n"): "\\n", ord("\r"): "\\r", ord("\t"): "\\t"})
-
-
-def _canonical_json(value: Any) -> str:
-    """The JSON of a TOML value as the README defines it: keys sorted, no spaces, non-ASCII kept,
-    dates as their str(). The same text as json.dumps(value, sort_keys=True, ensure_ascii=False,
-    separators=(",", ":"), default=str) — a test holds them together — written out here because
-    importing json costs every start a few milliseconds and a record holds only these types."""
-    if isinstance(value, str):
-        if value.isprintable() and '"' not in value and "\\" not in value:
-            return f'"{value}"'  # nothing to escape: most moves, times and comments
-        return f'"{value.translate(_ESCAPES)}"'
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true" if value else "false"
-    if isinstance(value, int):
-        return int.__repr__(value)
-    if isinstance(value, float):
-        if value != value:
-            return "NaN"
-        if value in (float("inf"), float("-inf")):
-            return "Infinity" if value > 0 else "-Infinity"
-        return float.__repr__(value)
-    if isinstance(value, dict):
-        items = sorted(value.items())
-        return "{" + ",".join(f"{_canonical_json(k)}:{_canonical_json(v)}" for k, v in items) + "}"
-    if isinstance(value, (list, tuple)):
-        return "[" + ",".join(_canonical_json(v) for v in value) + "]"
-    return _canonical_json(str(value))  # a TOML date or time
+def canonical_json(value: Any) -> str:
+    """The JSON the seal hashes, as the README defines it: keys sorted, no spaces, non-ASCII
+    kept, dates and times as their str()."""
+    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str)
 
 
 def header_text(record: Record) -> str:
     """What digest 0 covers: the game, its options and its setup."""
     body = {"game": record.game, "options": record.options, "setup": record.setup}
-    return f"{HEADER_TAG}\n{_canonical_json(body)}"
+    return f"{HEADER_TAG}\n{canonical_json(body)}"
 
 
 def entry_text(ply: int, move: str, entry: Entry) -> str:
     """What ply `ply` adds to the chain: its canonical move, time stamp and comment."""
     at = toml_datetime(entry.at) if entry.at is not None else None
-    # _canonical_json({"ply": ply, "move": move, "at": at, "comment": entry.comment}), written
-    # out with its keys in sorted order: this runs for every ply of every record read.
-    return (f'{{"at":{_canonical_json(at)},"comment":{_canonical_json(entry.comment)},'
-            f'"move":{_canonical_json(move)},"ply":{ply}}}')
+    return canonical_json({"ply": ply, "move": move, "at": at, "comment": entry.comment})
 
 
 def _digest(previous: str, text: str) -> str:
-    return PREFIX + sha256(f"{previous}\n{text}".encode("utf-8")).hexdigest()
+    return PREFIX + hashlib.sha256(f"{previous}\n{text}".encode("utf-8")).hexdigest()
 
 
-def chain(record: Record, moves: list[str]) -> list[str]:
-    """The digest of every ply, given the plies' canonical moves."""
-    digests, previous = [], _digest("", header_text(record))
-    for ply, (move, entry) in enumerate(zip(moves, record.moves), 1):
+def header_digest(record: Record) -> str:
+    """Digest 0: the start of the chain."""
+    return _digest("", header_text(record))
+
+
+def extend(previous: str, first_ply: int, moves: list[str], entries: list[Entry]) -> list[str]:
+    """The digests of plies first_ply, first_ply + 1, … given the digest before them, their
+    canonical moves and their entries."""
+    digests = []
+    for ply, (move, entry) in enumerate(zip(moves, entries), first_ply):
         previous = _digest(previous, entry_text(ply, move, entry))
         digests.append(previous)
     return digests
 
 
-def seal(record: Record, moves: list[str]) -> None:
-    """Write the digest of every ply into its entry (the referee seals whatever it writes)."""
-    for entry, digest in zip(record.moves, chain(record, moves)):
-        entry.digest = digest
+def chain(record: Record, moves: list[str]) -> list[str]:
+    """The digest of every ply, given the plies' canonical moves."""
+    return extend(header_digest(record), 1, moves, record.moves)
 
 
-def check(record: Record, moves: list[str]) -> None:
-    """Raise a located RecordError at the first ply whose stored digest is wrong. Entries
-    without a digest (hand-written plies) are allowed: they are reported as unsealed."""
-    for ply, (entry, digest) in enumerate(zip(record.moves, chain(record, moves)), 1):
+def check(record: Record, moves: list[str]) -> list[str]:
+    """The digest of every ply; raises a located RecordError at the first ply whose stored
+    digest differs. Entries without a digest (hand-written plies) are allowed: they are
+    reported as unsealed."""
+    digests = chain(record, moves)
+    for ply, (entry, digest) in enumerate(zip(record.moves, digests), 1):
         if entry.digest is not None and entry.digest != digest:
             raise RecordError(
                 "bad digest: the record was changed at this ply or before it "
                 "(header, move, time or comment)",
                 file=record.path, line=entry.line, ply=ply, move=entry.move,
             )
+    return digests
 
 
 def unsealed(record: Record) -> list[int]:
@@ -193,10 +158,10 @@ def signature_valid(public: str, digest: str, signature: str) -> bool:
         return False
 
 
-def signature_problems(record: Record, moves: list[str], movers: list[int]) -> list[RecordError]:
-    """Every signed ply whose signature is not that of the seat that made it."""
+def signature_problems(record: Record, digests: list[str], movers: list[int]) -> list[RecordError]:
+    """Every signed ply whose signature is not that of the seat that made it, given the
+    digest of every ply."""
     problems = []
-    digests = chain(record, moves)
     for ply, (entry, digest, seat) in enumerate(zip(record.moves, digests, movers), 1):
         if entry.signature is None:
             continue
@@ -224,7 +189,7 @@ def divergence(mine, theirs) -> str | None:
     for seat, player in a.players.items():
         if "key" in player and b.players.get(seat, {}).get("key") != player["key"]:
             return f"seat {seat}'s public key differs"
-    digests_a, digests_b = chain(a, mine.entries), chain(b, theirs.entries)
+    digests_a, digests_b = mine.digests, theirs.digests
     for ply in range(1, mine.plies + 1):
         if ply > theirs.plies:
             return (f"{b.path} stops at ply {theirs.plies}, but {a.path} goes on to ply "

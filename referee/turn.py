@@ -1,20 +1,34 @@
-"""A player's turn as `referee move` takes it, with conditional moves (SPEC §3 [[pending]]).
+"""A player's turn as one transaction: play on a fork, then build the new record once.
 
-Correspondence players save a round trip by sending conditions openly with their move: "if you
-play X, I reply Y". They are stored as [[pending]] entries. When the opponent's next move is one
-of the X, the referee plays the matching Y at once; otherwise the conditions are dropped. If the
-reply is played and the opponent sent conditions of their own, those are matched against that
-reply straight away. Every move is checked as usual; the match is on the canonical text of the
-whole entry (a whole turn in games with several actions).
+`take_turn` checks the move (and the seat, when given), plays it and the passes it forces
+(R-G3), answers standing conditional moves, checks new ones, and only then builds the whole
+new record: every entry in canonical form (SPEC §3), the new plies stamped, [result] once the
+game ends, the conditions left standing, every ply sealed and the new ply signed. Nothing is
+changed in place: on any error the caller's replay and record are exactly as they were, and
+on success it gets a new replay whose record is ready to be written.
+
+Conditional moves: correspondence players save a round trip by sending conditions openly with
+their move: "if you play X, I reply Y". When the opponent's next move is one of the X, the
+referee plays the matching Y at once; otherwise the conditions are dropped. If the reply is
+played and the opponent sent conditions of their own, those are matched against that reply
+straight away. The match is on the canonical text of the whole entry (a whole turn in games
+with several actions).
 """
 
 from __future__ import annotations
 
-import copy
 import datetime as dt
+from typing import Any, NamedTuple
 
-from referee.errors import IllegalMoveError, RefereeError
-from referee.replay import Replay, play_move
+from referee import seal
+from referee.errors import IllegalMoveError, RefereeError, UsageError
+from referee.record import Entry, Record
+from referee.replay import Replay
+
+
+class TurnResult(NamedTuple):
+    play: Replay  # the game after the turn; its record is the new record
+    notes: list[str]  # what the player should be told: passes, conditional replies
 
 
 def take_turn(
@@ -24,66 +38,115 @@ def take_turn(
     seat: int | None = None,
     comment: str | None = None,
     at: dt.datetime | None = None,
-    conditions: list[tuple[str, str]] = (),
-) -> list[str]:
-    """Play `text` and whatever conditional replies it triggers; store the new conditions.
-    Returns notes for the player. On any error nothing in `play` or its record has changed."""
+    conditions: list[tuple[str, str]] | tuple = (),
+    key: Any = None,
+) -> TurnResult:
+    """Play `text` for the seat to move (refused unless it is `seat`, when given) and whatever
+    conditional replies it triggers; leave `conditions` standing for the opponent's reply;
+    sign the new ply with the private `key` when given. Raises a located RefereeError."""
     work = play.fork()
-    work.record = copy.deepcopy(play.record)  # the record is only adopted once all is checked
-    before = work.plies
-    notes = _take_turn(work, text, seat, comment, at, conditions)
-    passes = [
-        f"Seat {seat} cannot act and passes (R-G3)."
-        for seat, entry in zip(work.movers[before:], work.entries[before:])
-        if entry == "pass"
-    ]
-    play.record, play.states, play.played = work.record, work.states, work.played
-    play.movers, play.resigned = work.movers, work.resigned
-    return passes + notes
-
-
-def _take_turn(work, text, seat, comment, at, conditions) -> list[str]:
-    record = work.record
-    waiting = list(record.pending)
-    owner = work.movers[-1] if work.movers else None  # who left the conditions
-    before = work.plies
+    before = play.plies
     mover = work.to_move()
-    play_move(work, text, seat=seat, comment=comment, at=at)
+    _play(work, text, seat)
     mine = work.entries[before]
-    record.pending = []
-    notes = []
+    notes = [f"Seat {s} cannot act and passes (R-G3)."
+             for s, move in zip(work.movers[before:], work.entries[before:]) if move == "pass"]
+    owner = play.movers[-1] if play.movers else None  # who left the standing conditions
     reply = None
-    if waiting:
-        then = next((p["then"] for p in waiting if _canonical(work, before, p["if"]) == mine), None)
+    if play.record.pending:
+        then = next((p["then"] for p in play.record.pending
+                     if _canonical(work, before, p["if"]) == mine), None)
         if then is None:
             notes.append(f"Seat {owner}'s conditional moves were dropped: none was for {mine}.")
         elif work.to_move() != owner:  # None once the game is over
             notes.append(f"Seat {owner}'s conditional reply {then} was dropped: it is not their turn.")
         else:
-            reply, note = _answer(work, f"Seat {owner}'s", mine, then, at)
+            reply, note = _answer(work, f"Seat {owner}'s", mine, then)
             notes.append(note)
+    pending: list[dict[str, str]] = []
     if conditions and reply is not None:
         # The opponent's next move is already known: match the new conditions against it now.
         answer = next((t for i, t in conditions if _canonical(work, work.plies - 1, i) == reply), None)
         if answer is None or work.to_move() != mover:
             notes.append(f"Your conditional moves were dropped: seat {owner} replied {reply}.")
         else:
-            notes.append(_answer(work, "Your", reply, answer, at)[1])
+            notes.append(_answer(work, "Your", reply, answer)[1])
     elif conditions:
-        record.pending = [_check_condition(work, mover, i, t) for i, t in conditions]
-        notes.append(f"{len(record.pending)} conditional move(s) left for seat {work.to_move()}'s reply.")
-    return notes
+        pending = [_check_condition(work, mover, i, t) for i, t in conditions]
+        notes.append(f"{len(pending)} conditional move(s) left for seat {work.to_move()}'s reply.")
+    work.record = _new_record(play, work, at=at, comment=comment, pending=pending)
+    work.digests = play.digests + seal.extend(
+        play.digests[-1] if play.digests else seal.header_digest(play.record),
+        before + 1, work.entries[before:], work.record.moves[before:],
+    )
+    _seal(work, first=before, key=key)
+    return TurnResult(work, notes)
 
 
-def _answer(
-    work: Replay, whose: str, condition: str, then: str, at: dt.datetime | None
-) -> tuple[str | None, str]:
+def _play(work: Replay, text: str, seat: int | None = None) -> None:
+    """Check and play one entry and the passes it forces, on `work`; a refusal is located at
+    the record's file, the new ply and the move."""
+    try:
+        if work.outcome() is not None:
+            raise IllegalMoveError(f"the game is over ({work.result_sentence()})")
+        if seat is not None and seat != work.to_move():
+            raise IllegalMoveError(f"seat {seat} is not to move: seat {work.to_move()} is")
+        work.push(text)
+    except RefereeError as exc:
+        raise exc.located(file=work.record.path, ply=work.plies + 1, move=text.strip())
+    work.push_forced_passes()
+
+
+def _new_record(
+    play: Replay, work: Replay, *, at: dt.datetime | None, comment: str | None,
+    pending: list[dict[str, str]],
+) -> Record:
+    """The record after the turn: the old plies in canonical form with their stamps, comments
+    and signatures, the new plies stamped `at` (the first with the comment), the conditions
+    left standing, and [result] once the game is over. Digests are added by `_seal`."""
+    old = play.record
+    before = play.plies
+    entries = [
+        Entry(move, entry.at, entry.comment, signature=entry.signature, line=entry.line)
+        for move, entry in zip(work.entries, old.moves)
+    ]
+    entries += [Entry(move, at, comment if ply == before else None)
+                for ply, move in enumerate(work.entries[before:], before)]
+    outcome = work.outcome()
+    result = old.result
+    if outcome is not None:
+        result = {"winners": list(outcome.winners), "reason": outcome.reason}
+    return Record(old.game, old.options, old.players, old.setup, entries, pending, result,
+                  path=old.path)
+
+
+def _seal(work: Replay, *, first: int, key: Any) -> None:
+    """Write every ply's digest into the new record (the referee seals whatever it writes) and
+    sign ply first + 1, the player's own move, when a key is given."""
+    for entry, digest in zip(work.record.moves, work.digests):
+        entry.digest = digest
+    if key is None:
+        return
+    seat = work.movers[first]
+    public = work.record.players.get(seat, {}).get("key")
+    if public is None:
+        raise UsageError(
+            f"seat {seat} has no key in [players]: add  {seat} = {{ name = \"…\", key = "
+            f"\"{seal.public_key_text(key)}\" }}  first"
+        )
+    if public != seal.public_key_text(key):
+        raise UsageError(f"that key is not seat {seat}'s key in [players]")
+    entry = work.record.moves[first]
+    entry.signature = seal.sign(key, entry.digest)
+
+
+def _answer(work: Replay, whose: str, condition: str, then: str) -> tuple[str | None, str]:
     """Play `then`, the conditional reply `whose` left for `condition`: the reply as played (or
     None when it cannot be, the position having changed in a way its sender could not foresee),
     and the note that says so."""
     start = work.plies
     try:
-        play_move(work, then, at=at)
+        _play(work, then)
     except RefereeError as exc:
         return None, f"{whose} conditional reply {then} was dropped: {exc.reason}."
     reply = work.entries[start]

@@ -34,7 +34,8 @@ from fuzz_support import (
     replays_of_samples,
     survives,
 )
-from referee.cli import _status_json, app
+from referee import session
+from referee.cli import app
 from referee.games import GAMES
 from referee.record import Record, parse_record
 from referee.render.diagram import svg_diagram, text_diagram
@@ -66,7 +67,7 @@ def check_record(data: bytes, name: str) -> None:
     assert play.plies == len(play.record.moves)
     text_diagram(play)
     svg_diagram(play)
-    json.dumps(_status_json(play))
+    json.dumps(session.status(play))
     if play.plies:
         text_diagram(play, 0)
 
@@ -106,8 +107,8 @@ def _sample_mail() -> bytes:
     from referee.mail import build_message
 
     play = PLAYS["odd/odd-in-progress.toml"]
-    text = SAMPLE_BYTES["odd/odd-in-progress.toml"].decode("utf-8")
-    message = build_message(play, record_name="game.toml", record_text=text, body=text_diagram(play),
+    data = SAMPLE_BYTES["odd/odd-in-progress.toml"]
+    message = build_message(play, record_name="game.toml", record_data=data, body=text_diagram(play),
                             svg=svg_diagram(play), png=None, to="bo@example.org")
     return bytes(message)
 

@@ -32,7 +32,8 @@ from referee.games.harmijan import (
 )
 from referee.record import Record, parse_record, read_record
 from referee.render.diagram import svg_diagram, text_diagram
-from referee.replay import play_move, replay, start
+from referee.replay import replay, start
+from referee.turn import take_turn
 
 GAME = GAMES["harmijan"]
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_games" / "harmijan"
@@ -73,7 +74,7 @@ def random_game(seed, size=5, stop=None):
     play = new_play(size)
     rng = random.Random(seed)
     while play.outcome() is None and (stop is None or play.plies < stop):
-        play_move(play, str(GAME.random_move(play.state, rng)))
+        play = take_turn(play, str(GAME.random_move(play.state, rng))).play
     return play
 
 

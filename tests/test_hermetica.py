@@ -584,11 +584,11 @@ def test_garbled_turns_are_refused_with_a_referee_error_never_a_crash(seed):
 
 
 def _text(state: HermeticaState, last=True) -> str:
-    from referee.render.diagram import Header
-    from referee.render.hermetica import hermetica_text
+    from referee.render import hermetica as drawer
+    from referee.render.header import Header
 
     head = Header("Hermetica", ["Seat 1 (upper case)", "Seat 2 (lower case)"], [], "Ply 7", [], "Seat 2 to move")
-    return hermetica_text(GAME.picture(state, GAME.parse(state, "pass") if last else None), head)
+    return drawer.text(GAME.picture(state, GAME.parse(state, "pass") if last else None), head)
 
 
 def test_text_diagram_shows_barriers_owners_and_what_the_turn_captured():

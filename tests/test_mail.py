@@ -318,30 +318,6 @@ def test_digests_follow_the_canonical_text_in_the_readme(cli, game):
         assert entry["digest"] == previous
 
 
-_TOML_SCALARS = (
-    st.text() | st.integers() | st.booleans() | st.none()
-    | st.floats(allow_nan=True, allow_infinity=True) | st.datetimes() | st.dates() | st.times()
-)
-_TOML_VALUES = st.recursive(
-    _TOML_SCALARS,
-    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner, max_size=4),
-    max_leaves=20,
-)
-
-
-@settings(max_examples=400, derandomize=True)
-@given(_TOML_VALUES)
-def test_the_seal_writes_json_exactly_as_the_readme_defines_it(value):
-    """The seal writes its canonical JSON itself (importing json costs every start); it must be
-    the text json.dumps gives, or records sealed by one version would not verify in another."""
-    import json
-
-    from referee.seal import _canonical_json
-
-    expected = json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str)
-    assert _canonical_json(value) == expected
-
-
 @settings(max_examples=300, derandomize=True)
 @given(st.integers(1, 20_000), st.text(), st.none() | st.text(),
        st.none() | st.datetimes(timezones=st.just(dt.timezone.utc)))

@@ -23,7 +23,7 @@ from referee.games import GAMES
 from referee.geometry import HexHexGrid, SquareGrid
 from referee.record import Record
 from referee.render.diagram import svg_diagram, text_diagram
-from referee.render.paper import paper_board
+from referee import session
 from referee.replay import start
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -192,8 +192,7 @@ def fill_of(root, elem):
 
 @lru_cache(maxsize=None)
 def paper(game, options_items, size):
-    g = GAMES[game]
-    return paper_board(g, g.resolve_options(dict(options_items)), size)
+    return session.blank_board(game, [f"{k}={v}" for k, v in options_items], size)
 
 
 def paper_root(game, options, size):
@@ -543,9 +542,9 @@ def test_render_is_deterministic_in_process():
         b = play(game, options, moves, {1: "Ann", 2: "Bob"})
         assert text_diagram(a).encode() == text_diagram(b).encode()
         assert svg_diagram(a).encode() == svg_diagram(b).encode()
-        g = GAMES[game]
+        pairs = [f"{k}={v}" for k, v in options.items()]
         for size in PAPERS:
-            assert paper_board(g, g.resolve_options(options), size) == paper_board(g, g.resolve_options(options), size)
+            assert session.blank_board(game, pairs, size) == session.blank_board(game, pairs, size)
 
 
 def test_render_is_deterministic_across_runs(tmp_path):

@@ -43,8 +43,10 @@ from pathlib import Path
 from typing import Any
 
 from referee import seal
+from referee.games import GAMES
 from referee.record import Record, parse_record
-from referee.replay import Replay, play_move, replay, start
+from referee.replay import Replay, replay, start
+from referee.turn import take_turn
 
 HERE = Path(__file__).resolve().parent
 if str(HERE) not in sys.path:
@@ -141,44 +143,47 @@ SAMPLES = (
 # -- building records the way `referee move` does ----------------------------------------------
 
 
-def _new_record(game: str, options: dict, players: tuple[str, str]) -> tuple[Record, Replay]:
+def _new_game(game: str, options: dict, players: tuple[str, str]) -> Replay:
     """As `referee new`: the options resolved (defaults written out), players by seat."""
-    record = Record(game, options, {seat: {"name": name} for seat, name in enumerate(players, 1)})
-    play = start(record)
-    record.options = dict(play.options)
-    return record, play
+    resolved = GAMES[game].resolve_options(options)
+    return start(Record(game, resolved, {seat: {"name": name} for seat, name in enumerate(players, 1)}))
 
 
-def _submit(play: Replay, record: Record, text: str, stamp: dt.datetime, comment: str | None) -> int:
+def _submit(play: Replay, text: str, stamp: dt.datetime, comment: str | None) -> tuple[Replay, int]:
     """One `referee move`: check and play the move, append it in canonical form with the passes
-    that follow it, and write [result] if the game ended. Returns the number of passes."""
-    assert play.record is record
-    return len(play_move(play, text, comment=comment, at=stamp)) - 1
+    that follow it, and write [result] if the game ended. Returns the game after it and the
+    number of passes."""
+    after = take_turn(play, text, comment=comment, at=stamp).play
+    return after, after.plies - play.plies - 1
 
 
 def build(sample: Sample) -> str:
-    record, play = _new_record(sample.game, sample.options, sample.players)
+    play = _new_game(sample.game, sample.options, sample.players)
     rng = random.Random(sample.seed)
     comments = dict(sample.comments)
     last_comment = comments.pop(LAST, None)
 
     def limit_reached() -> bool:
         for limit in (sample.stop_after, sample.resign_after):
-            if limit is not None and len(record.moves) >= limit:
+            if limit is not None and play.plies >= limit:
                 return True
         return False
 
     passes = 0
     while play.outcome() is None and not limit_reached():
-        ply = len(record.moves) + 1
+        ply = play.plies + 1
         move = rng.choice(play.game.legal_moves(play.state))
-        passes += _submit(play, record, str(move), sample.start + ply * HOUR, comments.pop(ply, None))
+        play, passed = _submit(play, str(move), sample.start + ply * HOUR, comments.pop(ply, None))
+        passes += passed
     if sample.resign_after is not None and play.outcome() is None:
-        ply = len(record.moves) + 1
-        _submit(play, record, "resign", sample.start + ply * HOUR, None)
+        ply = play.plies + 1
+        play, _ = _submit(play, "resign", sample.start + ply * HOUR, None)
+    record = play.record
     if last_comment is not None:
         record.moves[_last_move_index(record)].comment = last_comment
-        seal.seal(record, play.entries)  # the comment is part of what the digests cover
+        # The comment is part of what the digests cover: seal the record again.
+        for entry, digest in zip(record.moves, seal.chain(record, play.entries)):
+            entry.digest = digest
     if comments:
         raise SystemExit(f"{sample.path}: comments for plies that are passes or not played: {sorted(comments)}")
     _expect(sample, play, passes)
@@ -210,7 +215,7 @@ def _random_line(
 ) -> tuple[list[str], list[int], Replay]:
     """A finished game, the opening then random moves, as canonical entries (with explicit
     passes) and the seat that made each."""
-    record, play = _new_record(game, options, ("", ""))
+    play = _new_game(game, options, ("", ""))
     rng = random.Random(seed)
     for move in opening:
         play.push(move)

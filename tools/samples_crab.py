@@ -2,7 +2,7 @@
 
 Each sample is built as `referee new crab -O seed=N` then one `referee move` per round would
 build it: the deal comes from the game's own `new_setup` with the seed (and is written into
-[setup], with the stand-in `sample` deck), every round goes through `play_move`, so it is
+[setup], with the stand-in `sample` deck), every round goes through `take_turn`, so it is
 checked and stored in canonical form, and [result] is written when the game ends. Time stamps:
 each game starts at a fixed UTC date and round n is stamped start + n hours.
 
@@ -34,7 +34,8 @@ from referee.data import builtin_data  # noqa: E402
 from referee.games import GAMES  # noqa: E402
 from referee.games.crab import Round, recreations, _put  # noqa: E402
 from referee.record import Record  # noqa: E402
-from referee.replay import play_move, start  # noqa: E402
+from referee.replay import start  # noqa: E402
+from referee.turn import take_turn  # noqa: E402
 from sample_people import UTC, HOUR, ANN, BO, CHIDI, DAGNY  # noqa: E402
 
 GAME = GAMES["crab"]
@@ -167,14 +168,14 @@ def new_game(options: dict, players: tuple[str, ...], seed: int):
 
 def build(sample: CrabSample) -> str:
     players = sample.options.get("players", 1)
-    record, play = new_game(sample.options, sample.players[:players], sample.seed)
+    _, play = new_game(sample.options, sample.players[:players], sample.seed)
     start_at = dt.datetime(2026, 2, sample.day, 20, 0, tzinfo=UTC)
     moves = sample.moves if sample.stop_after is None else sample.moves[: sample.stop_after]
     for n, move in enumerate(moves, 1):
-        play_move(play, move, comment=sample.comments.get(n), at=start_at + n * HOUR)
+        play = take_turn(play, move, comment=sample.comments.get(n), at=start_at + n * HOUR).play
     if sample.expect == "resign":
-        play_move(play, "resign", comment=sample.comments.get(len(moves) + 1),
-                  at=start_at + (len(moves) + 1) * HOUR)
+        play = take_turn(play, "resign", comment=sample.comments.get(len(moves) + 1),
+                         at=start_at + (len(moves) + 1) * HOUR).play
     outcome = play.outcome()
     if play.resigned:
         ended = "resign"
@@ -185,7 +186,7 @@ def build(sample: CrabSample) -> str:
     if ended != sample.expect:
         raise SystemExit(f"{sample.path}: the moves no longer give a game that is {sample.expect!r} "
                          f"but {ended!r}; run tools/samples_crab.py --find")
-    return record.to_toml()
+    return play.record.to_toml()
 
 
 def handwritten() -> str:

@@ -1,7 +1,7 @@
 """Harmijan sample games for tools/make_samples.py (which finds this module by its name).
 
 Every record is real play through the library, built the way `referee move` builds one
-(`play_move`: the move checked and stored in canonical form, the forced passes appended, [result]
+(`take_turn`: the move checked and stored in canonical form, the forced passes appended, [result]
 written at the end). Moves are random legal turns drawn with `random.Random(seed)`: the setup from
 all legal setups, the colour choice and every turn from the legal listing. So the output is
 deterministic and tests/test_samples.py can check sample_games/ against it.
@@ -25,7 +25,8 @@ import random
 from referee.errors import IllegalMoveError
 from referee.games.harmijan import HarmijanState
 from referee.record import Record
-from referee.replay import Replay, play_move, start
+from referee.replay import Replay, start
+from referee.turn import take_turn
 from sample_people import ANN, BO, CHIDI, DAGNY, EMEKA, FUMIKO, HOUR, UTC, typed_moves_array
 
 FOLDER = "harmijan"
@@ -55,16 +56,14 @@ HANDWRITTEN_SEED = 79
 
 def _random_play(size: int, seed: int, players: tuple[str, str], stamp: dt.datetime | None,
                  stop_after: int | None = None) -> Replay:
-    record = Record("harmijan", {"size": size}, {s: {"name": n} for s, n in enumerate(players, 1)})
-    play = start(record)
-    record.options = dict(play.options)
+    play = start(Record("harmijan", {"size": size}, {s: {"name": n} for s, n in enumerate(players, 1)}))
     rng = random.Random(seed)
-    while play.outcome() is None and (stop_after is None or len(record.moves) < stop_after):
-        ply = len(record.moves) + 1
+    while play.outcome() is None and (stop_after is None or play.plies < stop_after):
+        ply = play.plies + 1
         move = play.game.random_move(play.state, rng)
         at = stamp + ply * HOUR if stamp else None
         comment = COMMENTS.get(ply) if stamp else None
-        play_move(play, str(move), at=at, comment=comment)
+        play = take_turn(play, str(move), at=at, comment=comment).play
     return play
 
 

@@ -1,7 +1,7 @@
 """Sample games of Hermetica, for tools/make_samples.py.
 
 Each record is built as `referee new hermetica -O scheme=…` then one `referee move` per entry
-would build it: every entry goes through `play_move`, so it is checked and stored in canonical
+would build it: every entry goes through `take_turn`, so it is checked and stored in canonical
 form, and [result] is written when an Adept reaches the other Horizon. Time stamps: each game
 starts at a fixed UTC date and entry n is stamped start + n hours.
 
@@ -39,7 +39,8 @@ from referee.games.hermetica import (  # noqa: E402
     ACTIONS_PER_TURN, HermeticaState, Steps, Turn, act, turn_start,
 )
 from referee.record import Record  # noqa: E402
-from referee.replay import Replay, play_move, start  # noqa: E402
+from referee.replay import Replay, start  # noqa: E402
+from referee.turn import take_turn  # noqa: E402
 from sample_people import UTC, HOUR, ANN, BO, CHIDI, DAGNY, EMEKA, FUMIKO  # noqa: E402
 
 GAME = GAMES["hermetica"]
@@ -141,20 +142,17 @@ SAMPLES = (
 
 
 def build(sample: HermeticaSample, moves: list[str]) -> str:
-    record = Record("hermetica", {"scheme": sample.scheme},
-                    {seat: {"name": name} for seat, name in enumerate(sample.players, 1)})
-    play = start(record)
-    record.options = dict(play.options)
-    record.setup = {"board": play.game.setup_from_file("board", _standard_board())}
-    play = start(record)
+    play = start(Record("hermetica", GAME.resolve_options({"scheme": sample.scheme}),
+                        {seat: {"name": name} for seat, name in enumerate(sample.players, 1)},
+                        {"board": GAME.setup_from_file("board", _standard_board())}))
     begin = dt.datetime(2026, 3, sample.day, 19, 0, tzinfo=UTC)
     for ply, move in enumerate(moves, 1):
         comment = sample.comment_first if ply == 1 else None
         if ply == len(moves):
             comment = sample.comment_last
-        play_move(play, move, comment=comment, at=begin + ply * HOUR)
+        play = take_turn(play, move, comment=comment, at=begin + ply * HOUR).play
     _check(sample, play)
-    return record.to_toml()
+    return play.record.to_toml()
 
 
 def _standard_board() -> dict:

@@ -1,24 +1,58 @@
-"""Data files shipped with the referee: boards and decks named by game options.
+"""Data files: the boards and decks that game options name, shipped with the referee or given
+as a path.
 
-A file here is called "<kind>-<name>.toml" (e.g. "crab-deck-sample.toml") and is read only
-through `builtin_data`, so the rules never touch the file system.
+A shipped file is called "<kind>-<name>.toml" (e.g. "crab-deck-sample.toml"). Everything a data
+option names is loaded here and only here — by `referee new` and `referee board`, which copy it
+into the record's [setup] or draw it — so the rules never touch the file system and a record
+never depends on a file its reader may lack (SPEC §1).
 """
 
 from __future__ import annotations
 
+import copy
 import tomllib
 from functools import cache
+from importlib import resources
 from typing import Any
+
+from referee.errors import RefereeError, UsageError
+from referee.record import read_input
 
 
 @cache
-def builtin_data(kind: str, name: str) -> dict[str, Any] | None:
-    """The parsed built-in file `<kind>-<name>.toml`, or None when there is none."""
+def _builtin(kind: str, name: str) -> dict[str, Any] | None:
     if not name.replace("-", "").isalnum():
         return None  # a path, not a name
-    from importlib import resources  # here: it costs milliseconds, and few commands need it
-
     resource = resources.files(__package__).joinpath(f"{kind}-{name}.toml")
     if not resource.is_file():
         return None
     return tomllib.loads(resource.read_text(encoding="utf-8"))
+
+
+def builtin_data(kind: str, name: str) -> dict[str, Any] | None:
+    """The parsed built-in file `<kind>-<name>.toml` (the caller's own copy), or None."""
+    content = _builtin(kind, name)
+    return None if content is None else copy.deepcopy(content)
+
+
+def data_file(kind: str, value: str, option: str, game_name: str) -> dict[str, Any]:
+    """The content of the file a data option names: built in, or a path read from the current
+    folder with the one input limit. Raises UsageError naming the file and the fault."""
+    content = builtin_data(kind, value)
+    if content is not None:
+        return content
+    what = f"{option} file for {game_name}"
+    try:
+        data = read_input(value, what)
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise UsageError(f"{value}: cannot read the {what}: not UTF-8 text") from None
+    except RefereeError as exc:  # missing, unreadable, or longer than any data file
+        raise UsageError(f"{value}: cannot read the {what}: {exc.reason}") from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as exc:
+        raise UsageError(f"{value}: the {option} file is not valid TOML: {exc}") from None
+    except (ValueError, RecursionError):  # a number of thousands of digits, nesting too deep
+        raise UsageError(f"{value}: the {option} file is not valid TOML: a number too long "
+                         "or arrays nested too deeply") from None

@@ -1,21 +1,33 @@
-"""The games the referee knows, by id. Adding a game is its module plus one line here."""
+"""The games the referee knows, by id. Adding a game is its module (or package), its drawer
+(referee/render/), and one line here."""
 
 from __future__ import annotations
 
 from collections.abc import Iterator, Mapping
 from importlib import import_module
+from typing import NamedTuple
 
 from referee.games.base import Game, Move, Option, Outcome, Pass
 
-# id → (module in referee.games, class). A command imports only the game it plays: the rules
+
+class Registered(NamedTuple):
+    """Where a game lives: its rules (a module or package of referee.games and the class in
+    it) and its drawer (a module of referee.render: see render/diagram.py)."""
+
+    module: str
+    cls: str
+    drawer: str
+
+
+# A command imports only the game it plays, and draws with only that game's drawer: the rules
 # modules are most of the start-up time of a command that needs one game (README, Performance).
-REGISTRY: dict[str, tuple[str, str]] = {
-    "odd": ("odd", "Odd"),
-    "dustin": ("odd", "Dustin"),
-    "hermit": ("hermit", "Hermit"),
-    "crab": ("crab", "Crab"),
-    "harmijan": ("harmijan", "Harmijan"),
-    "hermetica": ("hermetica", "Hermetica"),
+REGISTRY: dict[str, Registered] = {
+    "odd": Registered("odd", "Odd", "grid"),
+    "dustin": Registered("odd", "Dustin", "grid"),
+    "hermit": Registered("hermit", "Hermit", "grid"),
+    "crab": Registered("crab", "Crab", "crab"),
+    "harmijan": Registered("harmijan", "Harmijan", "grid"),
+    "hermetica": Registered("hermetica", "Hermetica", "hermetica"),
 }
 
 
@@ -29,8 +41,9 @@ class _Games(Mapping[str, Game]):
     def __getitem__(self, game_id: str) -> Game:
         game = self._made.get(game_id)
         if game is None:
-            module, cls = REGISTRY[game_id]  # KeyError for an unknown id, as a dict would
-            game = self._made[game_id] = getattr(import_module(f"referee.games.{module}"), cls)()
+            entry = REGISTRY[game_id]  # KeyError for an unknown id, as a dict would
+            module = import_module(f"referee.games.{entry.module}")
+            game = self._made[game_id] = getattr(module, entry.cls)()
         return game
 
     def __iter__(self) -> Iterator[str]:
@@ -48,4 +61,4 @@ class _Games(Mapping[str, Game]):
 
 GAMES: Mapping[str, Game] = _Games()
 
-__all__ = ["GAMES", "REGISTRY", "Game", "Move", "Option", "Outcome", "Pass"]
+__all__ = ["GAMES", "REGISTRY", "Registered", "Game", "Move", "Option", "Outcome", "Pass"]

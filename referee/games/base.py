@@ -14,7 +14,6 @@ from typing import TYPE_CHECKING, Any, ClassVar, Mapping, NamedTuple
 from referee.errors import UsageError
 
 if TYPE_CHECKING:
-    from referee.picture import Picture
     import random  # only games that shuffle need it at run time, and they import it
 
 
@@ -230,9 +229,11 @@ class Game(ABC):
         """What a player wants to read under the diagram: counts, parity, reserves."""
 
     @abstractmethod
-    def picture(self, state: Any, last: Move | None) -> Picture:
-        """The position as plain data for the diagrams."""
+    def picture(self, state: Any, last: Move | None) -> Any:
+        """The position as plain data for the game's drawer (REGISTRY names it): a `Picture`
+        for the grid games, the game's own view model otherwise."""
 
-    @abstractmethod
-    def blank_picture(self, options: Mapping[str, Any]) -> Picture:
-        """The empty board, for the printable sheet."""
+    def blank_picture(self, options: Mapping[str, Any], setup: Mapping[str, Any]) -> Any:
+        """The empty board for the printable sheet, or None for a game with no board. `setup`
+        holds the game's data files, loaded as `start` gets them."""
+        return None

@@ -562,9 +562,6 @@ class Crab(Game):
     def picture(self, state: CrabState, last: Move | None) -> "CrabPicture":
         return crab_picture(state, last if isinstance(last, Round) and state.rounds else None)
 
-    def blank_picture(self, options: Mapping[str, Any]) -> Any:
-        raise UsageError(f"{self.name} is played with cards: it has no board to print")
-
 
 # -- the rules, as pure helpers ----------------------------------------------------------------
 

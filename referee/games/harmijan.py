@@ -690,7 +690,7 @@ class Harmijan(Game):
         picture.notes = tuple(notes)
         return picture
 
-    def blank_picture(self, options: Mapping[str, Any]) -> Picture:
+    def blank_picture(self, options: Mapping[str, Any], setup: Mapping[str, Any]) -> Picture:
         return Picture(_grid(options["size"]), self.kinds(None))
 
 

@@ -1189,10 +1189,10 @@ class Hermetica(Game):
             },
         )
 
-    def blank_picture(self, options: Mapping[str, Any]) -> "HermeticaPicture":
-        # The mat itself lives in a data file the rules do not read; the printable sheet loads
-        # it (referee.render.hermetica.paper_sheet) and draws it with the scheme's walls.
-        return HermeticaPicture(board=None, options=dict(options))
+    def blank_picture(self, options: Mapping[str, Any], setup: Mapping[str, Any]) -> "HermeticaPicture":
+        """The mat with the scheme's walls (none for `draft`), for the printable sheet."""
+        state = self.start(options, setup)
+        return HermeticaPicture(board=state.board, walls=state.walls, options=dict(options))
 
 
 def _cluster(grid: ColumnHexGrid, walls: frozenset[int], start: int) -> set[int]:

@@ -212,5 +212,5 @@ class Hermit(Game):
         marks = {last.cell} if isinstance(last, Drop) else set()
         return Picture(state.grid, KINDS, pieces, marks)
 
-    def blank_picture(self, options: Mapping[str, Any]) -> Picture:
+    def blank_picture(self, options: Mapping[str, Any], setup: Mapping[str, Any]) -> Picture:
         return Picture(self._grid(options), KINDS)

@@ -166,7 +166,7 @@ class Odd(Game):
         marks = {last.cell} if isinstance(last, Placement) else set()
         return Picture(state.grid, KINDS, pieces, marks)
 
-    def blank_picture(self, options: Mapping[str, Any]) -> Picture:
+    def blank_picture(self, options: Mapping[str, Any], setup: Mapping[str, Any]) -> Picture:
         return Picture(HexHexGrid(options["size"]), KINDS)
 
 

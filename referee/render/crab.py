@@ -76,7 +76,7 @@ class TextArea:
     rows: list[str]
 
 
-def crab_text(picture: CrabPicture, head) -> str:
+def text(picture: CrabPicture, head) -> str:
     areas = [
         TextArea(_area_title(picture, area), area_rows(area)) for area in picture.areas
     ]
@@ -255,7 +255,7 @@ def _hermie(shapes: Shapes, cx: float, cy: float) -> None:
     shapes.texts.append(Text(_r(cx), _r(cy), "hermietext", "H"))
 
 
-def crab_svg(picture: CrabPicture, head) -> str:
+def svg(picture: CrabPicture, head) -> str:
     shapes = Shapes.empty()
     above = [Text(0, 0, "head", head.title)] + [Text(0, 0, "text", p) for p in head.players]
     texts = [Text(MARGIN, _r(MARGIN + (i + 0.7) * LINE), t.css, t.text) for i, t in enumerate(above)]

@@ -7,8 +7,23 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from referee.errors import CONTROL
+
 if TYPE_CHECKING:
     from referee.replay import Replay
+
+# The control characters and line separators of error messages, and the two characters XML
+# forbids outright, each to "?".
+_CONTROL = {**CONTROL, 0xFFFE: "?", 0xFFFF: "?"}
+
+
+def plain(value: Any) -> Any:
+    """Make a value safe for a diagram or a terminal: control characters become '?', so a
+    player's name can neither inject terminal escapes or fake lines into a mail nor make an
+    SVG unreadable XML. (In SVG, Jinja's autoescaping then takes care of markup.)"""
+    if isinstance(value, str):
+        return value.translate(_CONTROL)
+    return value
 
 
 def option_summary(options: dict[str, object]) -> str:

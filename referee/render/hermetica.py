@@ -9,17 +9,12 @@ hermetica-paper.svg.j2 only place values and loop.
 from __future__ import annotations
 
 import math
-import tomllib
 from dataclasses import dataclass
-from pathlib import Path
 from typing import Any, Mapping
 
-from referee.data import builtin_data
-from referee.errors import UsageError
-from referee.games.hermetica import (
-    ELEMENTS, MOON, SIDE, SUN, UNIT_NAME, ActionReport, Board, HermeticaPicture, board_from_data,
-)
+from referee.games.hermetica import ELEMENTS, MOON, SIDE, SUN, UNIT_NAME, ActionReport, Board, HermeticaPicture
 from referee.geometry.grid import LETTERS
+from referee.render import page
 from referee.render.header import option_summary
 from referee.render.templates import render
 
@@ -124,7 +119,7 @@ def board_lines(picture: HermeticaPicture) -> list[str]:
     return ["  " + "".join(canvas[h]).rstrip() for h in range(top, -2, -1)]
 
 
-def hermetica_text(picture: HermeticaPicture, head) -> str:
+def text(picture: HermeticaPicture, head) -> str:
     return render(
         "hermetica.txt.j2",
         head=head,
@@ -235,7 +230,7 @@ def _special_marks(board: Board, place) -> list[Mark]:
     return marks
 
 
-def hermetica_svg(picture: HermeticaPicture, head) -> str:
+def svg(picture: HermeticaPicture, head) -> str:
     board = picture.board
     grid = board.grid
     above = [Words(0, 0, "head", head.title)] + [Words(0, 0, "text", p) for p in head.players]
@@ -331,26 +326,22 @@ def _shrink(grid, cell: int, point: tuple[float, float], factor: float) -> tuple
 # -- the printable sheet ---------------------------------------------------------------------
 
 
-def paper_sheet(game, options: Mapping[str, Any], picture: HermeticaPicture, paper: str) -> str:
+def paper(game, options: Mapping[str, Any], picture: HermeticaPicture, paper_name: str) -> str:
     """`referee board hermetica`: the mat true to size with the Horizons, the Prime hexes and
     the scheme's walls (none for `draft`), coordinates in every hex."""
-    from referee.render.paper import MARGIN as PAPER_MARGIN, TITLE_BLOCK, fit
-
-    board = _sheet_board(options)
+    board = picture.board
     grid = board.grid
     xs = [x for c in grid for x, _ in grid.corners(c)]
     ys = [y for c in grid for _, y in grid.corners(c)]
     pad = 0.6
     board_w, board_h = max(xs) - min(xs) + 2 * pad, max(ys) - min(ys) + 2 * pad
-    sheet = fit(board_w, board_h, paper)
+    sheet = page.fit(board_w, board_h, paper_name)
     unit = sheet.cell
-    left = (sheet.width - board_w * unit) / 2
-    top = PAPER_MARGIN + TITLE_BLOCK + (sheet.height - 2 * PAPER_MARGIN - TITLE_BLOCK - board_h * unit) / 2
-    place, _, _ = _layout(board, unit, (left, top))
+    place, _, _ = _layout(board, unit, sheet.board_origin(board_w, board_h))
     scheme = options["scheme"]
-    walls = board.schemes.get(scheme, frozenset()) if scheme != "draft" else frozenset()
     wall_shapes = [
-        " ".join("%s,%s" % place(*_shrink(grid, c, p, 0.85)) for p in grid.corners(c)) for c in sorted(walls)
+        " ".join("%s,%s" % place(*_shrink(grid, c, p, 0.85)) for p in grid.corners(c))
+        for c in sorted(picture.walls)
     ]
     names = []
     for cell in grid:
@@ -368,10 +359,10 @@ def paper_sheet(game, options: Mapping[str, Any], picture: HermeticaPicture, pap
         height=sheet.height,
         title=f"{game.name} ({game.credit}) · {scheme} scheme",
         subtitle=(f"{option_summary(options)} · {len(grid)} hexes · {unit:.1f} mm between centres · "
-                  f"{paper.upper()} {sheet.orientation} · shaded edge hexes: the Horizons (Sun below, Moon above)"),
-        title_x=PAPER_MARGIN,
-        title_y=PAPER_MARGIN + 7,
-        subtitle_y=PAPER_MARGIN + 13,
+                  f"{paper_name.upper()} {sheet.orientation} · shaded edge hexes: the Horizons (Sun below, Moon above)"),
+        title_x=page.PAPER_MARGIN,
+        title_y=page.PAPER_MARGIN + 7,
+        subtitle_y=page.PAPER_MARGIN + 13,
         hexes=_hexes(board, place),
         walls=wall_shapes,
         names=names,
@@ -382,21 +373,3 @@ def paper_sheet(game, options: Mapping[str, Any], picture: HermeticaPicture, pap
         label_size=round(unit * 0.38, 2),
         line_width=round(max(unit * 0.025, 0.3), 3),
     )
-
-
-def _sheet_board(options: Mapping[str, Any]) -> Board:
-    """The mat named by the `board` option: built in, or a board file read from a path."""
-    value = options["board"]
-    content = builtin_data("hermetica-board", value)
-    if content is None:
-        try:
-            content = tomllib.loads(Path(value).read_text(encoding="utf-8"))
-        except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError) as exc:
-            raise UsageError(f"{value}: cannot read the board file for Hermetica: {exc}") from None
-    try:
-        board = board_from_data(content)
-    except ValueError as exc:
-        raise UsageError(f"{value}: {exc}") from None
-    if options["scheme"] != "draft" and options["scheme"] not in board.schemes:
-        raise UsageError(f"{value}: the board file has no scheme {options['scheme']!r}")
-    return board

@@ -10,24 +10,10 @@ from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from referee.errors import CONTROL
+from referee.render.header import plain
 
 if TYPE_CHECKING:
     import jinja2
-
-
-# The control characters and line separators of error messages, and the two characters XML
-# forbids outright, each to "?".
-_CONTROL = {**CONTROL, 0xFFFE: "?", 0xFFFF: "?"}
-
-
-def plain(value: object) -> object:
-    """Make a value safe for a diagram: control characters become '?', so a player's name can
-    neither inject terminal escapes or fake lines into a mail nor make an SVG unreadable XML.
-    (In SVG, Jinja's autoescaping then takes care of markup.)"""
-    if isinstance(value, str):
-        return value.translate(_CONTROL)
-    return value
 
 
 def _load(name: str) -> str:

@@ -1,0 +1,185 @@
+"""The drawer of the grid games (odd, dustin, hermit, harmijan): a `Picture` of stones on a
+hex-hex or square board, as text for a mail body, as SVG to attach, and as a blank sheet to
+print true to size.
+
+Everything a template shows is computed here: the templates only place values and loop.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, Mapping
+
+from referee.picture import Picture
+from referee.render import page
+from referee.render.board import LABEL_SIZE, board_shapes, text_rows
+from referee.render.header import Header, option_summary
+from referee.render.templates import render
+
+SVG_UNIT = 40.0  # pixels per cell width
+KEY_WIDTH = 140.0  # pixels per legend entry, room for "stone moved" and "bite"
+
+
+def text(picture: Picture, head: Header) -> str:
+    glyphs = {cell: picture.glyph(kind) for cell, kind in picture.pieces.items()}
+    rows = text_rows(picture.grid, glyphs, picture.marks)
+    return render("diagram.txt.j2", head=_with_notes(head, picture), rows=rows)
+
+
+def _with_notes(head: Header, picture: Picture) -> Header:
+    """The picture's own lines (what the last move did, the scoring) go right under the last
+    move, before the game's status lines."""
+    if not picture.notes:
+        return head
+    return head._replace(status=[*picture.notes, *head.status])
+
+
+@dataclass(frozen=True)
+class SvgCell:
+    name: str
+    points: str
+    cx: float
+    cy: float
+    piece: str | None
+    marked: bool
+
+
+@dataclass(frozen=True)
+class SvgText:
+    x: float
+    y: float
+    css: str
+    text: str
+
+
+@dataclass(frozen=True)
+class SvgKey:
+    """One entry of the legend: a sample piece (or the last-move mark) and its words."""
+
+    x: float
+    y: float
+    css: str
+    radius: float
+    text: SvgText
+
+
+@dataclass(frozen=True)
+class SvgArrow:
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+
+
+def svg(picture: Picture, head: Header) -> str:
+    head = _with_notes(head, picture)
+    shapes = board_shapes(picture.grid)
+    above = [SvgText(0, 0, "head", head.title)] + [SvgText(0, 0, "text", p) for p in head.players]
+    below = ([head.last] if head.last else []) + head.status
+    board_top = page.MARGIN + (len(above) + 0.5) * page.LINE
+    board_w, board_h = shapes.width * SVG_UNIT, shapes.height * SVG_UNIT
+    # The words above the board and the result are measured at the title's size: generous.
+    words = [("head", t.text) for t in [*above, SvgText(0, 0, "", head.result)]]
+    words += [("text", line) for line in below]
+    width = page.page_width(board_w, words)
+    # The legend is one line: a key for each kind of piece, the last move, the path and bites.
+    keys_count = len(head.legend) + 1 + bool(picture.path) + bool(picture.bites)
+    width = max(width, keys_count * KEY_WIDTH + 2 * page.MARGIN)
+    legend_y = board_top + board_h + page.LINE
+    height = legend_y + (len(below) + 2) * page.LINE + page.MARGIN
+    left = (width - board_w) / 2
+
+    def place(x: float, y: float) -> tuple[float, float]:
+        return (
+            round(left + (x - shapes.left) * SVG_UNIT, 2),
+            round(board_top + (shapes.top - y) * SVG_UNIT, 2),
+        )
+
+    cells = []
+    for cell, corners in shapes.outlines:
+        cx, cy = place(*picture.grid.centre(cell))
+        points = " ".join(f"{x},{y}" for x, y in (place(*c) for c in corners))
+        cells.append(
+            SvgCell(picture.grid.name(cell), points, cx, cy, picture.pieces.get(cell), cell in picture.marks)
+        )
+    texts = [SvgText(page.MARGIN, page.line_y(page.MARGIN, i), t.css, t.text) for i, t in enumerate(above)]
+    texts += [SvgText(page.MARGIN, page.line_y(legend_y, i, 1.3), "text", line) for i, line in enumerate(below)]
+    texts.append(SvgText(page.MARGIN, page.line_y(legend_y, len(below), 1.3), "result", head.result))
+    keys = [(f"stone-{key}", 7.0, f"{label} ({glyph})") for key, glyph, label in head.legend]
+    keys.append(("lastmark", 5.0, "last move"))
+    if picture.path:
+        keys.append(("pathkey", 5.0, "stone moved"))
+    if picture.bites:
+        keys.append(("bite", 9.0, "bite"))
+    legend = [
+        SvgKey(page.MARGIN + 8 + i * KEY_WIDTH, legend_y, css, radius,
+               SvgText(page.MARGIN + 22 + i * KEY_WIDTH, legend_y + 4.5, "text", words))
+        for i, (css, radius, words) in enumerate(keys)
+    ]
+    tags = [
+        SvgText(*place(*picture.grid.centre(cell)), f"tag tag-{picture.pieces[cell]}", tag)
+        for cell, tag in sorted(picture.tags.items())
+        if cell in picture.pieces
+    ]
+    return render(
+        "diagram.svg.j2",
+        title=head.title,
+        width=round(width, 2),
+        height=round(height, 2),
+        cells=cells,
+        labels=[SvgText(*place(lb.x, lb.y), "coord", lb.text) for lb in shapes.labels],
+        texts=texts,
+        legend=legend,
+        label_size=round(SVG_UNIT * LABEL_SIZE, 2),
+        stone_radius=round(SVG_UNIT * 0.4, 2),
+        mark_radius=round(SVG_UNIT * 0.12, 2),
+        arrow=_arrow(picture, place),
+        bites=[place(*picture.grid.centre(cell)) for cell in sorted(picture.bites)],
+        bite_radius=round(SVG_UNIT * 0.47, 2),
+        tags=tags,
+        extras=bool(picture.path or picture.bites or picture.tags),
+    )
+
+
+def _arrow(picture: Picture, place: Callable[[float, float], tuple[float, float]]) -> SvgArrow | None:
+    """The last move's path, from the centre of its first cell to the rim of the stone on its
+    last, so the arrowhead stays visible."""
+    if len(picture.path) < 2:
+        return None
+    (x1, y1), (x2, y2) = (place(*picture.grid.centre(c)) for c in (picture.path[0], picture.path[-1]))
+    length = ((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5
+    back = min(SVG_UNIT * 0.42, length / 2) / length
+    return SvgArrow(x1, y1, round(x2 - (x2 - x1) * back, 2), round(y2 - (y2 - y1) * back, 2))
+
+
+def paper(game: Any, options: Mapping[str, Any], picture: Picture, paper_name: str) -> str:
+    """The empty board true to size: cells and coordinates, in millimetres on the sheet."""
+    grid = picture.grid
+    shapes = board_shapes(grid)
+    sheet = page.fit(shapes.width, shapes.height, paper_name)
+    unit = sheet.cell
+    left, top = sheet.board_origin(shapes.width, shapes.height)
+
+    def place(x: float, y: float) -> tuple[float, float]:
+        return (round(left + (x - shapes.left) * unit, 3), round(top + (shapes.top - y) * unit, 3))
+
+    polygons = [
+        " ".join(f"{x},{y}" for x, y in (place(*corner) for corner in corners))
+        for _, corners in shapes.outlines
+    ]
+    labels = [(*place(lb.x, lb.y), lb.text) for lb in shapes.labels]
+    return render(
+        "paper.svg.j2",
+        width=sheet.width,
+        height=sheet.height,
+        title=f"{game.name} ({game.credit})",
+        subtitle=(f"{option_summary(options)} · {len(grid)} cells · {unit:.1f} mm cells · "
+                  f"{paper_name.upper()} {sheet.orientation}"),
+        title_x=page.PAPER_MARGIN,
+        title_y=page.PAPER_MARGIN + 7,
+        subtitle_y=page.PAPER_MARGIN + 13,
+        polygons=polygons,
+        labels=labels,
+        label_size=round(unit * LABEL_SIZE, 2),
+        line_width=round(max(unit * 0.025, 0.3), 3),
+    )

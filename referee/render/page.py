@@ -1,0 +1,82 @@
+"""The page every drawer shares: SVG margins and lines of words, how wide words are, and how a
+board fits a sheet of paper true to size.
+
+Each game's drawer lays out its own board; the room around it (title, players, status lines,
+the sheet and its margins) is measured here once, so every diagram and every printed sheet
+keeps the same proportions.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, NamedTuple
+
+# -- the SVG diagrams (pixels) ----------------------------------------------------------------
+
+MARGIN = 16.0  # around the whole picture
+LINE = 18.0  # one line of words
+MIN_WIDTH = 590.0  # a diagram is never narrower: the status lines need room
+# Font sizes in pixels, as the templates' styles set them; anything else is body text.
+FONT_SIZE = {"head": 15.0, "subhead": 14.0, "result": 14.0}
+BODY_SIZE = 13.0
+EM_WIDTH = 0.6  # a character of the sans-serif font, in em, on average (generous for digits)
+
+
+def text_width(text: str, css: str = "text") -> float:
+    """About how many pixels `text` takes in the style `css` (head, subhead, result, text)."""
+    return len(text) * EM_WIDTH * FONT_SIZE.get(css, BODY_SIZE)
+
+
+def page_width(drawing: float, lines: Iterable[tuple[str, str]]) -> float:
+    """The width of a diagram: its drawing, or its longest line of words (css, text), whichever
+    is wider, and never less than MIN_WIDTH; margins included."""
+    widest = max([drawing, MIN_WIDTH, *(text_width(text, css) for css, text in lines)])
+    return widest + 2 * MARGIN
+
+
+def line_y(top: float, index: int, offset: float = 0.7) -> float:
+    """The baseline of line `index` of a block of words starting at `top`."""
+    return round(top + (index + offset) * LINE, 2)
+
+
+# -- printable sheets (millimetres) ---------------------------------------------------------------
+
+PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}  # width, height in portrait
+PAPER_MARGIN = 10.0
+TITLE_BLOCK = 16.0  # mm above the board for the game's name and options
+MIN_CELL = 12.0  # below this a stone no longer sits in a cell comfortably
+MAX_CELL = 25.0  # about a stone and a half
+
+
+class Sheet(NamedTuple):
+    """A sheet of paper and the size of a board's cells on it."""
+
+    width: float
+    height: float
+    cell: float  # mm per board unit (cell width for grids, centre to centre for Hermetica)
+
+    @property
+    def orientation(self) -> str:
+        return "portrait" if self.height >= self.width else "landscape"
+
+    def board_origin(self, board_w: float, board_h: float) -> tuple[float, float]:
+        """The top-left corner, in mm, of a board of board_w × board_h units centred below the
+        title block."""
+        left = (self.width - board_w * self.cell) / 2
+        room = self.height - 2 * PAPER_MARGIN - TITLE_BLOCK
+        top = PAPER_MARGIN + TITLE_BLOCK + (room - board_h * self.cell) / 2
+        return left, top
+
+
+def fit(board_w: float, board_h: float, paper: str) -> Sheet:
+    """Choose the orientation and cell size for a board of board_w × board_h units: portrait
+    when cells of at least MIN_CELL fit (or portrait gives the larger cells), else landscape;
+    cells never grow past MAX_CELL."""
+    short, long = PAPERS[paper]
+
+    def cell_for(width: float, height: float) -> float:
+        return min((width - 2 * PAPER_MARGIN) / board_w, (height - 2 * PAPER_MARGIN - TITLE_BLOCK) / board_h)
+
+    portrait, landscape = cell_for(short, long), cell_for(long, short)
+    if portrait >= MIN_CELL or portrait >= landscape:
+        return Sheet(short, long, min(portrait, MAX_CELL))
+    return Sheet(long, short, min(landscape, MAX_CELL))

@@ -1,0 +1,396 @@
+"""The application layer: what each command does, as one call that returns plain values.
+
+The command line (cli.py) parses its arguments, makes one call here and prints what comes
+back; it never reads or edits a record itself. Everything between the player's words and the
+library lives here: choosing the game and its options, loading data files, the turn as one
+transaction (replay, play on a fork, build the new record once, write once), mail in and out,
+and the reports (status, validate, moves, verify) as plain data.
+
+Heavy libraries (Jinja for drawing, the email package, resvg for PNG, cryptography for keys)
+are imported by the functions that need them, so a command that draws nothing, such as
+`referee status`, does not pay for them at start (README: Performance).
+"""
+
+from __future__ import annotations
+
+import os
+import secrets
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from referee import seal
+from referee.data import data_file
+from referee.errors import RefereeError, UsageError
+from referee.games import GAMES, Game
+from referee.record import Record, now, parse_record, read_input, read_record, write_atomic
+from referee.render.header import header, plain
+from referee.replay import Replay, replay, start
+from referee.turn import take_turn
+
+FORMATS = ("text", "svg", "png")
+PAPERS = ("a4", "letter")
+
+
+# -- games, options, players -------------------------------------------------------------------
+
+
+def game_named(name: str) -> Game:
+    game = GAMES.get(name.strip().lower())
+    if game is None:
+        raise UsageError(f"unknown game {name!r}; the games are: {', '.join(GAMES)}")
+    return game
+
+
+def game_options(game: Game, pairs: list[str] | None) -> dict[str, Any]:
+    """The options of `-O key=value` pairs, defaults filled in and every value checked."""
+    known = {o.name: o for o in game.options}
+    given: dict[str, Any] = {}
+    for pair in pairs or []:
+        key, sep, value = pair.partition("=")
+        key = key.strip()
+        if not sep:
+            raise UsageError(f"-O takes key=value, e.g. -O size=5, not {pair!r}")
+        if key not in known:
+            raise UsageError(f"{game.id} has no option {key!r} (options: {', '.join(known) or 'none'})")
+        try:
+            given[key] = known[key].from_text(value)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+    try:
+        return game.resolve_options(given)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def _seat_number(text: str) -> int | None:
+    """A seat number as a player types it: ASCII digits ("²" is a digit to str.isdigit, but
+    no number to int), short enough to be a seat."""
+    text = text.strip()
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 9 else None
+
+
+def game_players(game: Game, options: dict[str, Any], names: list[str] | None,
+                 keys: list[str] | None) -> dict[int, dict[str, str]]:
+    """[players] from `--player SEAT=NAME` and `--key SEAT=ed25519:…`."""
+    players: dict[int, dict[str, str]] = {}
+    for item in names or []:
+        seat_text, sep, name = item.partition("=")
+        seat = _seat_number(seat_text)
+        if not sep or seat is None or not name.strip():
+            raise UsageError(f"--player takes SEAT=NAME, e.g. --player 1=Ann, not {item!r}")
+        seats = game.seat_count(options)
+        if not 1 <= seat <= seats:
+            raise UsageError(f"{game.name} has seats 1–{seats} here, not {seat}")
+        players[seat] = {"name": name.strip()}
+    for item in keys or []:
+        seat_text, sep, public = item.partition("=")
+        seat = _seat_number(seat_text)
+        if not sep or seat is None or not public.strip().startswith(seal.KEY_PREFIX):
+            raise UsageError(f"--key takes SEAT=ed25519:…, e.g. --key 1=ed25519:AAAA…, not {item!r}")
+        if seat not in players:
+            raise UsageError(f"--key {seat}=…: give seat {seat} a name with --player too")
+        players[seat]["key"] = public.strip()
+    return players
+
+
+def data_files(game: Game, options: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """The content of every data file the options name (a board, a deck), by option."""
+    return {name: data_file(kind, options[name], name, game.name) for name, kind in game.data_options.items()}
+
+
+def save(path: str, data: str | bytes) -> None:
+    """Write an output (a picture, a sheet, a message) whole or not at all."""
+    write_atomic(path, data)
+
+
+def refuse_existing(path: str | None, force: bool) -> None:
+    """Check an output before any work, so a refused run changes nothing at all."""
+    if path is not None and Path(path).exists() and not force:
+        raise UsageError(f"{path}: already exists (use --force to replace it)")
+
+
+# -- the commands ----------------------------------------------------------------------------
+
+
+def load(path: str) -> Replay:
+    """A record file, read and replayed: every rule, the result and the seal checked."""
+    return replay(read_record(path))
+
+
+def new_game(game_name: str, option_pairs: list[str] | None, names: list[str] | None,
+             keys: list[str] | None, output: str, force: bool) -> Replay:
+    """Write a new record: the game, its options, players and [setup] (the data files' content
+    and a deal, for games that deal). Returns the empty game."""
+    game = game_named(game_name)
+    options = game_options(game, option_pairs)
+    players = game_players(game, options, names, keys)
+    refuse_existing(output, force)
+    files = data_files(game, options)
+    try:
+        setup = game.new_setup(options, files, secrets.randbits(63))
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    record = Record(game.id, options, players, setup, path=str(output))
+    write_atomic(output, record.to_toml(), force=True)
+    return start(record)
+
+
+class Turn(NamedTuple):
+    play: Replay
+    notes: list[str]
+
+
+def play_turn(path: str, move: str, *, seat: int | None = None, comment: str | None = None,
+              conditions: list[tuple[str, str]] | None = None, key_file: str | None = None,
+              svg: str | None = None, force: bool = False) -> Turn:
+    """`referee move`: replay the record, take the turn as one transaction, write the picture
+    (when asked) and then the record, once. A refused move writes nothing."""
+    refuse_existing(svg, force)
+    key = private_key(key_file) if key_file else None
+    done = take_turn(load(path), move, seat=seat, comment=comment, at=now(),
+                     conditions=conditions or [], key=key)
+    # The picture first: if it cannot be written the command fails before the record changes,
+    # so an exit code other than 0 always means the move was not recorded.
+    if svg is not None:
+        write_atomic(svg, svg_diagram(done.play))
+    write_atomic(path, done.play.record.to_toml())
+    return Turn(done.play, done.notes)
+
+
+def status(play: Replay) -> dict[str, Any]:
+    """`status --json` (SPEC §4)."""
+    outcome = play.outcome()
+    return {
+        "game": play.game.id,
+        "ply": play.plies,
+        "to_move": play.to_move(),
+        "over": outcome is not None,
+        "winners": list(outcome.winners) if outcome else [],
+        "result": play.result_sentence(),
+        "score": play.game.score(play.state),
+        **play.game.status_extra(play.state),
+        "options": play.options,
+        "players": {str(s): play.record.player_name(s) for s in play.record.players},
+    }
+
+
+def status_lines(play: Replay) -> list[str]:
+    """`status` in words: the game, its players, the last move, the game's own lines and the
+    result, each safe to print (a name from the record must not forge lines)."""
+    head = header(play, play.plies, play.game.picture(play.state, play.last_move()))
+    last = f"Ply {play.plies}" + (f"; last move {play.last_move()}" if play.plies else "")
+    return [plain(line) for line in (head.title, *head.players, last, *head.status, head.result)]
+
+
+def moves(play: Replay, after: str | None) -> dict[str, Any]:
+    """`moves --json`: the seat to move and its legal entries (SPEC §4)."""
+    to_move = play.to_move()
+    listing = play.game.move_listing(play.state, after) if to_move is not None else {"moves": []}
+    return {"to_move": to_move, **listing}
+
+
+class Verdict(NamedTuple):
+    """One record judged by `validate`: its `validate --json` object, the fault if any, and
+    the result sentence when valid."""
+
+    report: dict[str, Any]
+    fault: RefereeError | None
+    summary: str
+
+
+def validate(path: str) -> Verdict:
+    report: dict[str, Any] = {"file": str(path), "valid": True, "plies": 0, "error": None}
+    try:
+        record = read_record(path)
+        report["plies"] = len(record.moves)
+        play = replay(record)
+        return Verdict(report, None, play.result_sentence() + _signature_note(play))
+    except RefereeError as exc:
+        report["valid"] = False
+        if exc.ply is not None:
+            report["plies"] = exc.ply - 1
+        report["error"] = {"ply": exc.ply, "move": exc.move, "message": exc.reason}
+        if exc.action is not None:
+            report["error"]["action"] = exc.action
+        return Verdict(report, exc, "")
+
+
+# -- pictures --------------------------------------------------------------------------------
+
+
+def text_diagram(play: Replay, ply: int | None = None) -> str:
+    from referee.render.diagram import text_diagram as draw
+
+    return draw(play, ply)
+
+
+def svg_diagram(play: Replay, ply: int | None = None) -> str:
+    from referee.render.diagram import svg_diagram as draw
+
+    return draw(play, ply)
+
+
+def diagram(path: str, ply: int | None, fmt: str, output: str | None = None,
+            force: bool = False) -> str | bytes:
+    """`referee show`: the position after `ply` (default the last) as text, SVG or PNG, for
+    `output` (refused if it exists, unless `force`)."""
+    refuse_existing(output, force)
+    play = load(path)
+    if ply is not None and not 0 <= ply <= play.plies:
+        raise UsageError(f"{path}: --ply {ply} is beyond the record, which has plies 0–{play.plies}")
+    if fmt == "text":
+        return text_diagram(play, ply)
+    picture = svg_diagram(play, ply)
+    if fmt == "svg":
+        return picture
+    from referee.render.png import svg_to_png
+
+    return svg_to_png(picture)
+
+
+def blank_board(game_name: str, option_pairs: list[str] | None, paper: str,
+                output: str | None = None, force: bool = False) -> str:
+    """`referee board`: the empty board of a game as a printable SVG sheet, for `output`."""
+    from referee.render.diagram import paper_board
+
+    game = game_named(game_name)
+    options = game_options(game, option_pairs)
+    refuse_existing(output, force)
+    files = data_files(game, options)
+    try:
+        setup = {name: game.setup_from_file(name, content) for name, content in files.items()}
+        return paper_board(game, options, setup, paper)
+    except ValueError as exc:  # a board file without the scheme asked for
+        raise UsageError(f"{options.get('board', game.name)}: {exc}") from None
+
+
+# -- correspondence by mail ------------------------------------------------------------------
+
+
+def mail(path: str, to: str | None, output: str | None = None, force: bool = False):
+    """`referee mail`: the message to send, as an EmailMessage (the record read once)."""
+    from referee.mail import build_message
+    from referee.render.png import svg_to_png
+
+    refuse_existing(output, force)
+    data = read_input(path, "record")
+    play = replay(parse_record(data, path))
+    picture = svg_diagram(play)
+    name = Path(path).name
+    body = text_diagram(play) + (
+        "\nThe record is attached. To answer:\n"
+        f"  referee receive THIS-MESSAGE.eml --mine {name}\n"
+        f"  referee move {name} \"<your move>\"\n"
+        f"  referee mail {name} -o reply.eml\n"
+    )
+    return build_message(play, record_name=name, record_data=data, body=body, svg=picture,
+                         png=svg_to_png(picture), to=to)
+
+
+class Received(NamedTuple):
+    play: Replay
+    saved_to: str
+    first: bool  # the first mail of a game: no copy of ours to compare yet
+
+
+def receive(message_file: str, output: str | None, mine: str | None, force: bool) -> Received:
+    """`referee receive`: take the record out of a message, check it, and, with `mine`, check
+    that it extends my copy; then save it."""
+    from referee.mail import record_from_message
+
+    target = output or mine
+    if target is None:
+        raise UsageError("say where to save the record: -o FILE, or --mine MY_COPY")
+    if output and output != mine:
+        refuse_existing(output, force)
+    record_bytes, name = record_from_message(read_input(message_file, "message"), message_file)
+    label = message_file if name == Path(message_file).name else f"{message_file} ({name})"
+    theirs = replay(parse_record(record_bytes, label))
+    check_signatures(theirs)
+    first = mine is not None and not Path(mine).exists()
+    if mine is not None and not first:
+        problem = seal.divergence(load(mine), theirs)
+        if problem:
+            raise RefereeError(f"{message_file} does not extend {mine}: {problem}")
+    write_atomic(target, record_bytes)
+    return Received(theirs, target, first)
+
+
+def verify(path: str, against: str | None) -> list[str]:
+    """`referee verify`: what the seal and the signatures say, line by line; raises at the
+    first ply where digests, signatures or the two copies disagree."""
+    play = load(path)  # a bad digest is found here, at its ply
+    record = play.record
+    loose = seal.unsealed(record)
+    lines = [f"{path}: {play.plies} plies, " + (
+        "all sealed" if not loose else f"{len(loose)} unsealed (no digest): plies {_ranges(loose)}"
+    )]
+    if any(e.signature for e in record.moves):
+        check_signatures(play)
+        bare = seal.unsigned(record)
+        lines.append("signatures: all valid" + (f"; unsigned plies {_ranges(bare)}" if bare else ""))
+    else:
+        lines.append("signatures: none")
+    if against is not None:
+        problem = seal.divergence(load(against), play)
+        if problem:
+            raise RefereeError(f"{path} does not extend {against}: {problem}")
+        lines.append(f"{against}: agrees with {path} up to its last ply")
+    return lines
+
+
+def check_signatures(play: Replay) -> None:
+    """Raise the first bad signature of a record, if it has signed plies."""
+    if not any(e.signature for e in play.record.moves):
+        return
+    try:
+        problems = seal.signature_problems(play.record, play.digests, play.movers)
+    except seal.SigningUnavailable as exc:
+        raise UsageError(f"{play.record.path}: has signed plies; {exc}") from None
+    if problems:
+        raise problems[0]
+
+
+def _signature_note(play: Replay) -> str:
+    """Check a record's signatures where the signing library is installed; say so where not."""
+    try:
+        check_signatures(play)
+    except UsageError:
+        return " (signatures not checked: pip install 'referee[sign]')"
+    return ""
+
+
+def _ranges(plies: list[int]) -> str:
+    spans, first = [], None
+    for i, ply in enumerate(plies):
+        if first is None:
+            first = ply
+        if i + 1 == len(plies) or plies[i + 1] != ply + 1:
+            spans.append(str(first) if first == ply else f"{first}–{ply}")
+            first = None
+    return ", ".join(spans)
+
+
+# -- keys ------------------------------------------------------------------------------------
+
+
+def private_key(path: str):
+    """The private key in a file made by `referee key new`."""
+    try:
+        return seal.load_private_key(read_input(path, "key file"))
+    except seal.SigningUnavailable as exc:
+        raise UsageError(str(exc)) from None
+    except ValueError as exc:
+        raise UsageError(f"{path}: {exc}") from None
+
+
+def new_key(output: str, force: bool) -> str:
+    """`referee key new`: write a new private key to `output`; returns the public key."""
+    refuse_existing(output, force)
+    try:
+        pem, public = seal.new_key_pair()
+    except seal.SigningUnavailable as exc:
+        raise UsageError(str(exc)) from None
+    write_atomic(output, pem, force=True)
+    os.chmod(output, 0o600)
+    return public
