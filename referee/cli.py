@@ -20,7 +20,7 @@ from referee import __version__, session
 from referee.errors import RefereeError, UsageError
 from referee.games import GAMES
 
-_APP_SETTINGS: dict[str, Any] = dict(
+app = typer.Typer(
     name="referee",
     help=(
         "Referee for board and card games played by correspondence. The record file is the "
@@ -33,7 +33,6 @@ _APP_SETTINGS: dict[str, Any] = dict(
     rich_markup_mode=None,
     context_settings={"help_option_names": ["-h", "--help"]},
 )
-app = typer.Typer(**_APP_SETTINGS)
 
 
 class Format(str, Enum):
@@ -356,19 +355,4 @@ def _root(
 
 
 def main() -> None:
-    _app_for(sys.argv[1:])()
-
-
-def _app_for(args: list[str]) -> typer.Typer:
-    """The app with only the command asked for, when one is named: typer builds every
-    registered command at each start, and a player runs one command at a time. Help, no
-    command or an unknown one get the whole app, so they list every command."""
-    name = args[0] if args else None
-    commands = [c for c in app.registered_commands if c.name == name]
-    groups = [g for g in app.registered_groups if g.name == name]
-    if not commands and not groups:
-        return app
-    slim = typer.Typer(**_APP_SETTINGS)
-    slim.registered_commands, slim.registered_groups = commands, groups
-    slim.registered_callback = app.registered_callback
-    return slim
+    app()

@@ -30,7 +30,6 @@ class Picture:
     words about the picture, shown under the last move (what it did, how the end was scored).
     """
 
-    # A plain class, not a dataclass: every game's module loads it, at every start of a command.
     def __init__(
         self,
         grid: Grid,

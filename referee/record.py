@@ -10,10 +10,12 @@ import datetime as dt
 import os
 import re
 import tomllib
-from pathlib import Path
 from typing import Any
 
-from referee.errors import RecordError, UsageError
+import tomli_w
+
+from referee.errors import RecordError
+from referee.files import MAX_INPUT_BYTES, read_input
 
 FORMAT = 1
 TOP_KEYS = ("format", "game", "options", "players", "setup", "moves", "pending", "result")
@@ -23,14 +25,10 @@ RESULT_KEYS = ("winners", "reason")
 PLAYER_KEYS = ("name", "key")
 
 # Records arrive from strangers by mail: anything beyond these is refused before it costs much.
-MAX_RECORD_BYTES = 5_000_000
+MAX_RECORD_BYTES = MAX_INPUT_BYTES
 MAX_PLIES = 20_000
 MAX_MOVE_CHARS = 500  # a whole Hermetica turn is well under 100
 MAX_TEXT_CHARS = 10_000  # comments, names, reasons
-
-
-# Entry and Record are plain classes rather than dataclasses: every command loads this module,
-# and making a dataclass costs a fraction of a millisecond at each start (README: Performance).
 
 
 class Entry:
@@ -121,33 +119,10 @@ class Record:
 
 
 def _dumps(table: dict[str, Any]) -> str:
-    import tomli_w  # here, not at the top: reading a record (validate, status) never writes
-
     return tomli_w.dumps(table)
 
 
 # -- reading ---------------------------------------------------------------------------------
-
-
-def read_input(path: str | os.PathLike[str], what: str = "file") -> bytes:
-    """The bytes of an input file (a record, a mail, a board or deck file, a key), at most
-    MAX_RECORD_BYTES of them: every input a stranger may send is read here, with one limit and
-    one set of messages. Raises UsageError when it cannot be read, RecordError when too long."""
-    name = str(path)
-    try:
-        # Read one byte past the limit rather than trust the size on disk: a device or a pipe
-        # (/dev/zero, /dev/stdin) has no size and might never end.
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_RECORD_BYTES + 1)
-    except FileNotFoundError:
-        raise UsageError("no such file", file=name) from None
-    except IsADirectoryError:
-        raise UsageError(f"is a directory, not a {what}", file=name) from None
-    except OSError as exc:
-        raise UsageError(f"cannot read: {exc.strerror}", file=name) from None
-    if len(data) > MAX_RECORD_BYTES:
-        raise RecordError(f"larger than {MAX_RECORD_BYTES // 1_000_000} MB: not a {what}", file=name)
-    return data
 
 
 def read_record(path: str | os.PathLike[str]) -> Record:
@@ -384,54 +359,6 @@ def _string_end(line: str, start: int) -> int:
             return i
         i += 1
     return i
-
-
-# -- writing ---------------------------------------------------------------------------------
-
-
-def write_atomic(path: str | os.PathLike[str], text: str | bytes, *, force: bool = True) -> None:
-    """Write `text` to `path` through a temporary file and a rename, so a reader (or a crash)
-    sees either the old file whole or the new one whole, never a mixture."""
-    target = Path(path)
-    if not force and target.exists():
-        raise UsageError(f"{target}: already exists (use --force to replace it)")
-    if target.is_symlink():
-        # Replace what the link points to, not the link itself, so the link keeps working. A
-        # link to nowhere, or a loop of links, is refused rather than followed or replaced.
-        try:
-            target = target.resolve(strict=True)
-        except (OSError, RuntimeError):  # RuntimeError: a loop, on Python before 3.13
-            raise UsageError(f"{target}: a symbolic link to a missing file or a loop of links; "
-                             "give another output") from None
-    directory = target.parent
-    import tempfile  # here, not at the top: commands that only read records start faster
-
-    try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
-    except OSError as exc:
-        raise UsageError(f"{target}: cannot write: {exc.strerror}") from None
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(text.encode("utf-8") if isinstance(text, str) else text)
-            handle.flush()
-            os.fsync(handle.fileno())
-        if target.exists():
-            os.chmod(tmp, target.stat().st_mode & 0o7777)
-        else:
-            os.chmod(tmp, 0o666 & ~_umask())
-        os.replace(tmp, target)
-    except OSError as exc:
-        Path(tmp).unlink(missing_ok=True)
-        raise UsageError(f"{target}: cannot write: {exc.strerror}") from None
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
-
-
-def _umask() -> int:
-    mask = os.umask(0)
-    os.umask(mask)
-    return mask
 
 
 def now() -> dt.datetime:

@@ -29,8 +29,7 @@ class Resign(Move):
 
 
 class Replay:
-    """A record replayed so far: the position after every ply, and who made each ply. (A plain
-    class, not a dataclass, for the start-up time of every command: README, Performance.)"""
+    """A record replayed so far: the position after every ply, and who made each ply."""
 
     def __init__(self, record: Record, game: Game, options: dict[str, Any], states: list[Any],
                  played: list[Move] | None = None, movers: list[int] | None = None,

@@ -14,7 +14,6 @@ are imported by the functions that need them, so a command that draws nothing, s
 from __future__ import annotations
 
 import os
-import secrets
 from pathlib import Path
 from typing import Any, NamedTuple
 
@@ -22,7 +21,8 @@ from referee import seal
 from referee.data import data_file
 from referee.errors import RefereeError, UsageError
 from referee.games import GAMES, Game
-from referee.record import Record, now, parse_record, read_input, read_record, write_atomic
+from referee.files import read_input, write_atomic
+from referee.record import Record, now, parse_record, read_record
 from referee.render.header import header, plain
 from referee.replay import Replay, replay, start
 from referee.turn import take_turn
@@ -127,7 +127,8 @@ def new_game(game_name: str, option_pairs: list[str] | None, names: list[str] | 
     refuse_existing(output, force)
     files = data_files(game, options)
     try:
-        setup = game.new_setup(options, files, secrets.randbits(63))
+        # 63 random bits for games that shuffle (the os module is loaded anyway; secrets is not).
+        setup = game.new_setup(options, files, int.from_bytes(os.urandom(8), "big") >> 1)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     record = Record(game.id, options, players, setup, path=str(output))
@@ -343,10 +344,8 @@ def check_signatures(play: Replay) -> None:
     """Raise the first bad signature of a record, if it has signed plies."""
     if not any(e.signature for e in play.record.moves):
         return
-    try:
-        problems = seal.signature_problems(play.record, play.digests, play.movers)
-    except seal.SigningUnavailable as exc:
-        raise UsageError(f"{play.record.path}: has signed plies; {exc}") from None
+    problems = signing(f"{play.record.path}: has signed plies; ").signature_problems(
+        play.record, play.digests, play.movers)
     if problems:
         raise problems[0]
 
@@ -374,12 +373,22 @@ def _ranges(plies: list[int]) -> str:
 # -- keys ------------------------------------------------------------------------------------
 
 
-def private_key(path: str):
-    """The private key in a file made by `referee key new`."""
+def signing(context: str = ""):
+    """The signing module (the `sign` extra), or a clear refusal where it is not installed."""
     try:
-        return seal.load_private_key(read_input(path, "key file"))
-    except seal.SigningUnavailable as exc:
-        raise UsageError(str(exc)) from None
+        from referee import signing as module
+    except ImportError:
+        raise UsageError(
+            f"{context}signed moves need the cryptography package: pip install 'referee[sign]'"
+        ) from None
+    return module
+
+
+def private_key(path: str):
+    """The private key in a file made by `referee key new`, ready to sign."""
+    module = signing()
+    try:
+        return module.load_signer(read_input(path, "key file"))
     except ValueError as exc:
         raise UsageError(f"{path}: {exc}") from None
 
@@ -387,10 +396,7 @@ def private_key(path: str):
 def new_key(output: str, force: bool) -> str:
     """`referee key new`: write a new private key to `output`; returns the public key."""
     refuse_existing(output, force)
-    try:
-        pem, public = seal.new_key_pair()
-    except seal.SigningUnavailable as exc:
-        raise UsageError(str(exc)) from None
+    pem, public = signing().new_key_pair()
     write_atomic(output, pem, force=True)
     os.chmod(output, 0o600)
     return public

@@ -43,7 +43,7 @@ def take_turn(
 ) -> TurnResult:
     """Play `text` for the seat to move (refused unless it is `seat`, when given) and whatever
     conditional replies it triggers; leave `conditions` standing for the opponent's reply;
-    sign the new ply with the private `key` when given. Raises a located RefereeError."""
+    sign the new ply with `key` (a signing.Signer) when given. Raises a located RefereeError."""
     work = play.fork()
     before = play.plies
     mover = work.to_move()
@@ -132,12 +132,12 @@ def _seal(work: Replay, *, first: int, key: Any) -> None:
     if public is None:
         raise UsageError(
             f"seat {seat} has no key in [players]: add  {seat} = {{ name = \"…\", key = "
-            f"\"{seal.public_key_text(key)}\" }}  first"
+            f"\"{key.public}\" }}  first"
         )
-    if public != seal.public_key_text(key):
+    if public != key.public:
         raise UsageError(f"that key is not seat {seat}'s key in [players]")
     entry = work.record.moves[first]
-    entry.signature = seal.sign(key, entry.digest)
+    entry.signature = key.sign(entry.digest)
 
 
 def _answer(work: Replay, whose: str, condition: str, then: str) -> tuple[str | None, str]:

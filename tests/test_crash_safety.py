@@ -19,12 +19,16 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
+from referee import files as files_module
 from referee import record as record_module
 from referee import seal
 from referee.cli import app
 from referee.games import GAMES
 from referee.record import Entry, Record, parse_record
 from referee.replay import replay
+
+# Long runs (many generated inputs, subprocesses): `python -m pytest -m "not slow"` skips them.
+pytestmark = pytest.mark.slow
 
 PLIES = 240
 COMMENT = "c" * 9_000  # comments cost the replay nothing but make the file big to write
@@ -159,13 +163,13 @@ def test_a_failed_write_during_move_leaves_the_record_unchanged(tmp_path, monkey
     path = tmp_path / "game.toml"
     path.write_bytes(SMALL)
     if where == "write":
-        monkeypatch.setattr(record_module.os, "fdopen", _full_disk_halfway(os.fdopen))
+        monkeypatch.setattr(files_module.os, "fdopen", _full_disk_halfway(os.fdopen))
     elif where == "mkstemp":
         import tempfile
 
         monkeypatch.setattr(tempfile, "mkstemp", _fail(13, "Permission denied"))
     else:
-        monkeypatch.setattr(record_module.os, where, _fail(28, "No space left on device"))
+        monkeypatch.setattr(files_module.os, where, _fail(28, "No space left on device"))
     result = CliRunner().invoke(app, ["move", str(path), "w d4"])
     monkeypatch.undo()
     assert result.exit_code == 2, result.output
@@ -182,7 +186,7 @@ def test_an_interrupted_move_leaves_the_record_unchanged(tmp_path, monkeypatch):
     def interrupt(*args):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(record_module.os, "fsync", interrupt)
+    monkeypatch.setattr(files_module.os, "fsync", interrupt)
     result = CliRunner().invoke(app, ["move", str(path), "w d4"])
     monkeypatch.undo()
     assert result.exit_code == 130  # the shell's code for Ctrl-C, from the command-line library

@@ -12,6 +12,11 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
+# Long runs (many generated inputs, subprocesses): `python -m pytest -m "not slow"` skips them.
+pytestmark = pytest.mark.slow
+
 ROOT = Path(__file__).resolve().parent.parent
 # One record of every game, in progress or finished, and the commands to run on each.
 RECORDS = [

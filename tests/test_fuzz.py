@@ -41,6 +41,9 @@ from referee.record import Record, parse_record
 from referee.render.diagram import svg_diagram, text_diagram
 from referee.replay import Replay, replay
 
+# Long runs (many generated inputs, subprocesses): `python -m pytest -m "not slow"` skips them.
+pytestmark = pytest.mark.slow
+
 # Cases per test; the sum over the file is the number the README reports. A longer hunt:
 # REFEREE_FUZZ_SCALE=20 python -m pytest tests/test_fuzz.py (twenty times as many cases).
 SCALE = float(os.environ.get("REFEREE_FUZZ_SCALE", "1"))

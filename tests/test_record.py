@@ -14,10 +14,12 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from referee import files as files_module
 from referee import record as record_module
 from referee.errors import RecordError, RefereeError, UsageError
 from referee.geometry import HexHexGrid
-from referee.record import Entry, Record, parse_record, read_record, write_atomic
+from referee.files import write_atomic
+from referee.record import Entry, Record, parse_record, read_record
 from referee.replay import replay
 
 UTC = dt.timezone.utc
@@ -645,7 +647,7 @@ def test_write_atomic_failure_keeps_old_file_and_leaves_no_temporary(tmp_path, m
     path = tmp_path / "game.toml"
     original = b'format = 1\ngame = "odd"\nmoves = ["b e5"]\n'
     path.write_bytes(original)
-    monkeypatch.setattr(record_module.os, target, _boom_oserror)
+    monkeypatch.setattr(files_module.os, target, _boom_oserror)
     with pytest.raises(UsageError) as info:
         write_atomic(path, 'format = 1\ngame = "odd"\n[[moves]]\nmove = "b e5"\n')
     monkeypatch.undo()
@@ -662,7 +664,7 @@ def test_write_atomic_interrupted_write_keeps_old_file_and_leaves_no_temporary(t
     def interrupt(*args):
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(record_module.os, "fsync", interrupt)
+    monkeypatch.setattr(files_module.os, "fsync", interrupt)
     with pytest.raises(KeyboardInterrupt):
         write_atomic(path, "new\n")
     monkeypatch.undo()

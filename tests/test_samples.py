@@ -64,6 +64,7 @@ def test_some_hermit_sample_has_explicit_passes():
     assert any(e.move == "pass" for f in hermit for e in read_record(f).moves)
 
 
+@pytest.mark.slow
 def test_samples_match_the_generator(tmp_path: Path):
     generator = _load_generator()
     written = generator.write_samples(tmp_path)
@@ -80,6 +81,7 @@ def test_samples_match_the_generator(tmp_path: Path):
     )
 
 
+@pytest.mark.slow
 def test_generator_is_deterministic():
     generator = _load_generator()
     assert generator.render() == generator.render()

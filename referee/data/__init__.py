@@ -16,7 +16,7 @@ from importlib import resources
 from typing import Any
 
 from referee.errors import RefereeError, UsageError
-from referee.record import read_input
+from referee.files import read_input
 
 
 @cache

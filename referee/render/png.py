@@ -9,12 +9,12 @@ from __future__ import annotations
 
 from importlib import resources
 
+import resvg_py
+
 FONTS = ("DejaVuSans.ttf", "DejaVuSans-Bold.ttf")
 
 
 def svg_to_png(svg: str) -> bytes:
-    import resvg_py  # here, not at the top: only PNG output needs it
-
     folder = resources.files("referee.data").joinpath("fonts")
     with resources.as_file(folder) as path:
         data = resvg_py.svg_to_bytes(

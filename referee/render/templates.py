@@ -7,18 +7,15 @@ control characters, so a player's name cannot inject terminal escapes or fake li
 from __future__ import annotations
 
 from functools import cache
+from importlib import resources
 from pathlib import Path
-from typing import TYPE_CHECKING
+
+import jinja2
 
 from referee.render.header import plain
 
-if TYPE_CHECKING:
-    import jinja2
-
 
 def _load(name: str) -> str:
-    from importlib import resources  # here: `status` uses this module but loads no template
-
     try:
         folder = resources.files("referee.templates")
     except ModuleNotFoundError:
@@ -28,9 +25,7 @@ def _load(name: str) -> str:
 
 
 @cache
-def environment(kind: str) -> "jinja2.Environment":
-    import jinja2  # here, not at the top: commands that draw nothing need not load Jinja
-
+def environment(kind: str) -> jinja2.Environment:
     loader = jinja2.FunctionLoader(_load)
     if kind == "svg":
         return jinja2.Environment(
