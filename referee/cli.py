@@ -299,6 +299,9 @@ def receive_command(
     Example: referee receive from-bo.eml --mine game.toml
     """
     received = session.receive(message_file, output, mine, force)
+    if received.saved_to is None:
+        typer.echo(f"nothing new: your copy is ahead (ply {received.mine}); {mine} is unchanged.")
+        return
     typer.echo(session.text_diagram(received.play), nl=False)
     if received.first:
         # The opponent's first mail: nothing of ours to compare yet; from now on there is.

@@ -18,8 +18,8 @@ from referee.errors import RecordError
 from referee.files import MAX_INPUT_BYTES, read_input
 
 FORMAT = 1
-TOP_KEYS = ("format", "game", "options", "players", "setup", "moves", "pending", "result")
-ENTRY_KEYS = ("move", "at", "comment", "digest", "signature")
+TOP_KEYS = ("format", "game", "id", "options", "players", "setup", "moves", "pending", "result")
+ENTRY_KEYS = ("move", "at", "comment", "pending", "digest", "signature")
 PENDING_KEYS = ("if", "then")
 RESULT_KEYS = ("winners", "reason")
 PLAYER_KEYS = ("name", "key")
@@ -32,12 +32,15 @@ MAX_TEXT_CHARS = 10_000  # comments, names, reasons
 
 
 class Entry:
-    """One ply as recorded. `line` is the TOML line of its move, for messages only."""
+    """One ply as recorded. `pending` holds the conditional replies its mover left standing
+    (SPEC §9: sealed with the ply). `line` is the TOML line of its move, for messages only."""
 
     def __init__(self, move: str, at: dt.datetime | None = None, comment: str | None = None,
-                 digest: str | None = None, signature: str | None = None, line: int | None = None):
+                 digest: str | None = None, signature: str | None = None, line: int | None = None,
+                 pending: list[dict[str, str]] | None = None):
         self.move, self.at, self.comment = move, at, comment
         self.digest, self.signature, self.line = digest, signature, line
+        self.pending = [] if pending is None else pending
 
     def __repr__(self) -> str:
         return f"Entry({self.move!r}, at={self.at!r}, comment={self.comment!r})"
@@ -46,7 +49,11 @@ class Entry:
         lines = [_dumps({"move": self.move})]
         if self.at is not None:
             lines.append(f"at = {toml_datetime(self.at)}\n")
-        for key in ("comment", "digest", "signature"):
+        if self.comment is not None:
+            lines.append(_dumps({"comment": self.comment}))
+        if self.pending:
+            lines.append(_dumps({"pending": self.pending}))
+        for key in ("digest", "signature"):
             value = getattr(self, key)
             if value is not None:
                 lines.append(_dumps({key: value}))
@@ -60,8 +67,11 @@ def toml_datetime(at: dt.datetime) -> str:
 
 
 class Record:
-    """A game record (SPEC §3): the header, the plies, conditional replies and the result.
-    `path` is where it was read from and `result_line` the TOML line of [result], for messages."""
+    """A game record (SPEC §3): the header, the plies and the result. `id` is the game's random
+    identity (SPEC §9), None in records made before it. `legacy_pending` holds the conditional
+    replies of an older record's top-level [[pending]] (read, never written: the referee keeps
+    them in the ply that set them). `path` is where it was read from and `result_line` the TOML
+    line of [result], for messages."""
 
     def __init__(
         self,
@@ -70,17 +80,18 @@ class Record:
         players: dict[int, dict[str, str]] | None = None,
         setup: dict[str, Any] | None = None,
         moves: list[Entry] | None = None,
-        pending: list[dict[str, str]] | None = None,
+        legacy_pending: list[dict[str, str]] | None = None,
         result: dict[str, Any] | None = None,
         path: str | None = None,
         result_line: int | None = None,
+        id: str | None = None,
     ):
-        self.game = game
+        self.game, self.id = game, id
         self.options = {} if options is None else options
         self.players = {} if players is None else players
         self.setup = {} if setup is None else setup
         self.moves = [] if moves is None else moves
-        self.pending = [] if pending is None else pending
+        self.legacy_pending = [] if legacy_pending is None else legacy_pending
         self.result, self.path, self.result_line = result, path, result_line
 
     def __repr__(self) -> str:
@@ -90,11 +101,25 @@ class Record:
         player = self.players.get(seat)
         return player.get("name") if player else None
 
+    def keys(self) -> dict[int, str]:
+        """The public key of every seat that signs its moves."""
+        return {seat: p["key"] for seat, p in sorted(self.players.items()) if "key" in p}
+
+    def standing_conditions(self) -> list[dict[str, str]]:
+        """The conditional replies waiting for the next ply: those the last ply set (an older
+        record's top-level [[pending]] where it has none)."""
+        if self.moves and self.moves[-1].pending:
+            return self.moves[-1].pending
+        return self.legacy_pending
+
     def to_toml(self) -> str:
         """The record as the referee writes it: header, [options], [players], [setup], one
-        [[moves]] table per ply, [[pending]], [result]. tomli-w would inline short tables, so
-        the arrays of tables get their headers here."""
-        parts = [_dumps({"format": FORMAT, "game": self.game})]
+        [[moves]] table per ply, [result]. tomli-w would inline short tables, so the arrays of
+        tables get their headers here."""
+        head = {"format": FORMAT, "game": self.game}
+        if self.id is not None:
+            head["id"] = self.id
+        parts = [_dumps(head)]
         if self.options:
             parts.append(_dumps({"options": self.options}))
         if self.players:
@@ -108,8 +133,6 @@ class Record:
             parts.append(_dumps({"setup": self.setup}))
         for entry in self.moves:
             parts.append("[[moves]]\n" + entry.to_toml())
-        for pending in self.pending:
-            parts.append("[[pending]]\n" + _dumps(pending))
         if self.result is not None:
             # Seat lists are short: `winners = [1]` reads better than tomli-w's one-per-line.
             winners = ", ".join(str(seat) for seat in self.result["winners"])
@@ -175,11 +198,14 @@ def _build(doc: dict[str, Any], text: str, name: str) -> Record:
     game = doc.get("game")
     if not isinstance(game, str):
         raise _fail("the record must name its game, e.g. game = \"odd\"", name)
+    game_id = doc.get("id")
+    if game_id is not None and not (isinstance(game_id, str) and re.fullmatch(r"[0-9a-f]{32}", game_id)):
+        raise _fail("id must be 32 lower-case hex digits, as `referee new` writes it", name)
     options = _table(doc, "options", name)
     setup = _table(doc, "setup", name)
     players = _players(_table(doc, "players", name), name)
     moves = _moves(doc.get("moves", []), text, name)
-    pending = _pending(doc.get("pending", []), name)
+    legacy_pending = _pending(doc.get("pending", []), "[[pending]]", name)
     result = doc.get("result")
     if result is not None:
         if not isinstance(result, dict):
@@ -198,10 +224,11 @@ def _build(doc: dict[str, Any], text: str, name: str) -> Record:
         players=players,
         setup=setup,
         moves=moves,
-        pending=pending,
+        legacy_pending=legacy_pending,
         result=result,
         path=name,
         result_line=_header_line(text, r"\[\s*result\s*\]"),
+        id=game_id,
     )
 
 
@@ -262,8 +289,12 @@ def _moves(raw: Any, text: str, name: str) -> list[Entry]:
         for key in ("comment", "digest", "signature"):
             if key in item and not isinstance(item[key], str):
                 raise RecordError(f"{key} must be text", file=name, line=line, ply=i + 1, move=item["move"])
+        try:
+            pending = _pending(item.get("pending", []), "pending", name)
+        except RecordError as exc:
+            raise exc.located(line=line, ply=i + 1, move=item["move"]) from None
         entries.append(Entry(item["move"], at, item.get("comment"), item.get("digest"),
-                             item.get("signature"), line))
+                             item.get("signature"), line, pending))
     for ply, entry in enumerate(entries, 1):
         longest = max(len(entry.move), *(len(v or "") for v in (entry.comment, entry.digest, entry.signature)))
         limit = MAX_MOVE_CHARS if len(entry.move) > MAX_MOVE_CHARS else MAX_TEXT_CHARS
@@ -273,13 +304,17 @@ def _moves(raw: Any, text: str, name: str) -> list[Entry]:
     return entries
 
 
-def _pending(raw: Any, name: str) -> list[dict[str, str]]:
+def _pending(raw: Any, where: str, name: str) -> list[dict[str, str]]:
+    """Conditional replies: `pending = [{ if = "…", then = "…" }, …]` in a ply, or an older
+    record's top-level [[pending]] tables."""
     if not isinstance(raw, list) or not all(isinstance(p, dict) for p in raw):
-        raise _fail("pending must be [[pending]] tables", name)
+        raise _fail(f"{where} must be a list of {{ if = \"…\", then = \"…\" }} tables", name)
     for p in raw:
-        _check_keys(p, PENDING_KEYS, "[[pending]]", name)
+        _check_keys(p, PENDING_KEYS, where, name)
         if set(p) != set(PENDING_KEYS) or not all(isinstance(v, str) for v in p.values()):
-            raise _fail("each [[pending]] needs if = \"…\" and then = \"…\"", name)
+            raise _fail(f"each {where} needs if = \"…\" and then = \"…\"", name)
+        if any(len(v) > MAX_MOVE_CHARS for v in p.values()):
+            raise _fail(f"a move of over {MAX_MOVE_CHARS} characters in {where}", name)
     return raw
 
 

@@ -90,6 +90,13 @@ class Replay:
     def seats(self) -> range:
         return range(1, self.game.seat_count(self.options) + 1)
 
+    def forced_pass(self, ply: int) -> bool:
+        """Whether ply `ply` is a pass the rules forced (R-G3), not one its seat chose."""
+        return str(self.played[ply - 1]) == "pass" and self.game.must_pass(self.states[ply - 1])
+
+    def forced_passes(self) -> list[bool]:
+        return [self.forced_pass(ply) for ply in range(1, self.plies + 1)]
+
     def last_move(self, ply: int | None = None) -> Move | None:
         ply = self.plies if ply is None else ply
         return self.played[ply - 1] if ply else None
@@ -172,7 +179,24 @@ def replay(record: Record) -> Replay:
         _push_entry(play, entry, number, record.path)
     _check_result(play)
     play.digests = seal.check(record, play.entries)
+    _check_signed_seats(play)
     return play
+
+
+def _check_signed_seats(play: Replay) -> None:
+    """SPEC §9: a ply of a seat with a key carries a signature (whether it is that seat's is
+    checked where the signing library is: session.check_signatures)."""
+    record = play.record
+    if not record.keys():
+        return
+    for ply in seal.needs_signature(record, play.entries, play.movers, play.forced_passes()):
+        entry = record.moves[ply - 1]
+        if entry.signature is None:
+            seat = play.movers[ply - 1]
+            raise RecordError(
+                f"unsigned, but seat {seat} signs its moves (its key is in [players])",
+                file=record.path, line=entry.line, ply=ply, move=entry.move,
+            )
 
 
 def _push_entry(play: Replay, entry: Entry, number: int, path: str | None) -> None:

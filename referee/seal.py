@@ -3,10 +3,13 @@ optional Ed25519 signatures of the plies (README: "Sealed and signed records").
 
 The chain: digest 0 is SHA-256 of the header text, digest k is SHA-256 of digest k−1 and the
 text of ply k; ply k's [[moves]] entry stores digest k. Changing anything at ply k — the move,
-its time stamp, its comment — or anything in the header changes digest k and every one after
-it, so the first entry whose stored digest differs from the recomputed one is where the record
-was altered. Player names are left out of the header (they may be completed later); public keys
-are checked where it matters, by `receive --mine` and `verify --against`.
+its time stamp, its comment, the conditional replies it set — or anything in the header (the
+game, its id, the seats' public keys, options, setup) changes digest k and every one after it,
+so the first entry whose stored digest differs from the recomputed one is where the record was
+altered (SPEC §9). Player names are left out (they may be completed later).
+
+Signatures (signing.py) are made over a ply's digest, so a signed ply cannot be moved into
+another game or kept under another key. Which plies must be signed is `unsigned_problems`.
 """
 
 from __future__ import annotations
@@ -29,16 +32,25 @@ def canonical_json(value: Any) -> str:
     return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str)
 
 
-def header_text(record: Record) -> str:
-    """What digest 0 covers: the game, its options and its setup."""
-    body = {"game": record.game, "options": record.options, "setup": record.setup}
+def header_text(record: Record, *, keys: bool = True) -> str:
+    """What digest 0 covers: the game, its id and the seats' public keys when the record has
+    them, its options and its setup. (keys=False: as a referee before SPEC §9 sealed it.)"""
+    body: dict[str, Any] = {"game": record.game, "options": record.options, "setup": record.setup}
+    if record.id is not None:
+        body["id"] = record.id
+    if keys and record.keys():
+        body["keys"] = {str(seat): key for seat, key in record.keys().items()}
     return f"{HEADER_TAG}\n{canonical_json(body)}"
 
 
 def entry_text(ply: int, move: str, entry: Entry) -> str:
-    """What ply `ply` adds to the chain: its canonical move, time stamp and comment."""
+    """What ply `ply` adds to the chain: its canonical move, time stamp and comment, and the
+    conditional replies it set when there are any."""
     at = toml_datetime(entry.at) if entry.at is not None else None
-    return canonical_json({"ply": ply, "move": move, "at": at, "comment": entry.comment})
+    body: dict[str, Any] = {"ply": ply, "move": move, "at": at, "comment": entry.comment}
+    if entry.pending:
+        body["pending"] = entry.pending
+    return canonical_json(body)
 
 
 def _digest(previous: str, text: str) -> str:
@@ -48,6 +60,19 @@ def _digest(previous: str, text: str) -> str:
 def header_digest(record: Record) -> str:
     """Digest 0: the start of the chain."""
     return _digest("", header_text(record))
+
+
+def _sealed_before_keys(record: Record, moves: list[str]) -> bool:
+    """A record sealed by a referee that left the keys out of digest 0: it has keys but no id
+    (every record made since carries an id), and its first sealed ply matches that header."""
+    if record.id is not None or not record.keys():
+        return False
+    first = next((k for k, e in enumerate(record.moves) if e.digest is not None), None)
+    if first is None:
+        return False
+    legacy = extend(_digest("", header_text(record, keys=False)), 1, moves[: first + 1],
+                    record.moves[: first + 1])
+    return legacy[-1] == record.moves[first].digest
 
 
 def extend(previous: str, first_ply: int, moves: list[str], entries: list[Entry]) -> list[str]:
@@ -62,7 +87,10 @@ def extend(previous: str, first_ply: int, moves: list[str], entries: list[Entry]
 
 def chain(record: Record, moves: list[str]) -> list[str]:
     """The digest of every ply, given the plies' canonical moves."""
-    return extend(header_digest(record), 1, moves, record.moves)
+    start = header_digest(record)
+    if _sealed_before_keys(record, moves):
+        start = _digest("", header_text(record, keys=False))
+    return extend(start, 1, moves, record.moves)
 
 
 def check(record: Record, moves: list[str]) -> list[str]:
@@ -74,10 +102,27 @@ def check(record: Record, moves: list[str]) -> list[str]:
         if entry.digest is not None and entry.digest != digest:
             raise RecordError(
                 "bad digest: the record was changed at this ply or before it "
-                "(header, move, time or comment)",
+                "(header, keys, move, time, comment or conditional moves)",
                 file=record.path, line=entry.line, ply=ply, move=entry.move,
             )
     return digests
+
+
+def needs_signature(record: Record, moves: list[str], movers: list[int], forced: list[bool]) -> list[int]:
+    """The plies that must carry their mover's signature (SPEC §9): every ply of a seat with a
+    key in [players], except a pass the rules forced (`forced[k-1]` for ply k) and a reply taken
+    from that seat's own sealed conditional moves (set in its ply just before the opponent's)."""
+    keys = record.keys()
+    plies = []
+    for ply, seat in enumerate(movers, 1):
+        if seat not in keys or forced[ply - 1]:
+            continue
+        if ply >= 3 and movers[ply - 2] != seat and movers[ply - 3] == seat:
+            wanted = {"if": moves[ply - 2], "then": moves[ply - 1]}
+            if wanted in record.moves[ply - 3].pending:
+                continue
+        plies.append(ply)
+    return plies
 
 
 def unsealed(record: Record) -> list[int]:
@@ -93,18 +138,39 @@ def divergence(mine, theirs) -> str | None:
     and every ply of `mine` unchanged. None when it extends it (or is the same)."""
     a, b = mine.record, theirs.record
     if header_text(a) != header_text(b):
-        return "the game, its options or its setup differ"
-    for seat, player in a.players.items():
-        if "key" in player and b.players.get(seat, {}).get("key") != player["key"]:
+        return "the game, its id, its keys, its options or its setup differ"
+    for seat, key in a.keys().items():
+        if b.keys().get(seat) != key:
             return f"seat {seat}'s public key differs"
-    digests_a, digests_b = mine.digests, theirs.digests
+    moves_a, moves_b = mine.entries, theirs.entries  # built once: each is a list of every ply
     for ply in range(1, mine.plies + 1):
         if ply > theirs.plies:
             return (f"{b.path} stops at ply {theirs.plies}, but {a.path} goes on to ply "
                     f"{mine.plies}: plies are missing (truncated)")
-        if mine.entries[ply - 1] != theirs.entries[ply - 1]:
-            return (f"ply {ply} is {theirs.entries[ply - 1]} in {b.path} but "
-                    f"{mine.entries[ply - 1]} in {a.path}")
-        if digests_a[ply - 1] != digests_b[ply - 1]:
-            return f"ply {ply} has another time stamp or comment in {b.path} than in {a.path}"
+        if moves_a[ply - 1] != moves_b[ply - 1]:
+            return f"ply {ply} is {moves_b[ply - 1]} in {b.path} but {moves_a[ply - 1]} in {a.path}"
+        if mine.digests[ply - 1] != theirs.digests[ply - 1]:
+            return (f"ply {ply} has another time stamp, comment or conditional moves in {b.path} "
+                    f"than in {a.path}")
+    return None
+
+
+def moved_for(mine, theirs) -> str | None:
+    """SPEC §8, nobody moves for you: a new ply of `theirs` (beyond `mine`) made by the seat that
+    made the last non-pass ply of `mine` (the receiver's seat), unless the rules forced that
+    pass or it is a reply from that seat's own sealed conditional moves."""
+    if len(mine.seats) != 2 or mine.game.cooperative:
+        return None
+    own = [seat for seat, move in zip(mine.movers, mine.entries) if move != "pass"]
+    if not own:
+        return None
+    me = own[-1]
+    moves, movers, record = theirs.entries, theirs.movers, theirs.record
+    for ply in range(mine.plies + 1, theirs.plies + 1):
+        if movers[ply - 1] != me or theirs.forced_pass(ply):
+            continue
+        if ply >= 3 and movers[ply - 2] != me and movers[ply - 3] == me:
+            if {"if": moves[ply - 2], "then": moves[ply - 1]} in record.moves[ply - 3].pending:
+                continue
+        return f"ply {ply} ({moves[ply - 1]}) was made for seat {me}, your seat, by someone else"
     return None

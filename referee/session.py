@@ -131,7 +131,8 @@ def new_game(game_name: str, option_pairs: list[str] | None, names: list[str] | 
         setup = game.new_setup(options, files, int.from_bytes(os.urandom(8), "big") >> 1)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
-    record = Record(game.id, options, players, setup, path=str(output))
+    # SPEC §9: a random identity, sealed in digest 0, so no ply can be carried into another game.
+    record = Record(game.id, options, players, setup, path=str(output), id=os.urandom(16).hex())
     write_atomic(output, record.to_toml(), force=True)
     return start(record)
 
@@ -290,13 +291,15 @@ def mail(path: str, to: str | None, output: str | None = None, force: bool = Fal
 
 class Received(NamedTuple):
     play: Replay
-    saved_to: str
+    saved_to: str | None  # None when nothing was saved: my copy is ahead
     first: bool  # the first mail of a game: no copy of ours to compare yet
+    mine: int | None = None  # the plies of my copy, when it was compared
 
 
 def receive(message_file: str, output: str | None, mine: str | None, force: bool) -> Received:
     """`referee receive`: take the record out of a message, check it, and, with `mine`, check
-    that it extends my copy; then save it."""
+    that it extends my copy and that nobody moved for me (SPEC §8); then save it. An older mail,
+    whose record my copy already extends, changes nothing."""
     from referee.mail import record_from_message
 
     target = output or mine
@@ -310,7 +313,10 @@ def receive(message_file: str, output: str | None, mine: str | None, force: bool
     check_signatures(theirs)
     first = mine is not None and not Path(mine).exists()
     if mine is not None and not first:
-        problem = seal.divergence(load(mine), theirs)
+        my_copy = load(mine)
+        if theirs.plies < my_copy.plies and seal.divergence(theirs, my_copy) is None:
+            return Received(theirs, None, False, my_copy.plies)  # an older mail: nothing new
+        problem = seal.divergence(my_copy, theirs) or seal.moved_for(my_copy, theirs)
         if problem:
             raise RefereeError(f"{message_file} does not extend {mine}: {problem}")
     write_atomic(target, record_bytes)

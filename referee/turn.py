@@ -52,10 +52,10 @@ def take_turn(
     notes = [f"Seat {s} cannot act and passes (R-G3)."
              for s, move in zip(work.movers[before:], work.entries[before:]) if move == "pass"]
     owner = play.movers[-1] if play.movers else None  # who left the standing conditions
+    standing = play.record.standing_conditions()
     reply = None
-    if play.record.pending:
-        then = next((p["then"] for p in play.record.pending
-                     if _canonical(work, before, p["if"]) == mine), None)
+    if standing:
+        then = next((p["then"] for p in standing if _canonical(work, before, p["if"]) == mine), None)
         if then is None:
             notes.append(f"Seat {owner}'s conditional moves were dropped: none was for {mine}.")
         elif work.to_move() != owner:  # None once the game is over
@@ -101,43 +101,60 @@ def _new_record(
     play: Replay, work: Replay, *, at: dt.datetime | None, comment: str | None,
     pending: list[dict[str, str]],
 ) -> Record:
-    """The record after the turn: the old plies in canonical form with their stamps, comments
-    and signatures, the new plies stamped `at` (the first with the comment), the conditions
-    left standing, and [result] once the game is over. Digests are added by `_seal`."""
+    """The record after the turn: the old plies in canonical form with their stamps, comments,
+    conditions and signatures, the new plies stamped `at` (the first with the comment, and the
+    conditions it leaves standing: SPEC §9 seals them with it), and [result] once the game is
+    over. An older record's top-level [[pending]] has been answered or dropped by this turn.
+    Digests are added by `_seal`."""
     old = play.record
     before = play.plies
     entries = [
-        Entry(move, entry.at, entry.comment, signature=entry.signature, line=entry.line)
+        Entry(move, entry.at, entry.comment, signature=entry.signature, line=entry.line,
+              pending=entry.pending)
         for move, entry in zip(work.entries, old.moves)
     ]
-    entries += [Entry(move, at, comment if ply == before else None)
+    entries += [Entry(move, at, comment if ply == before else None,
+                      pending=pending if ply == before else None)
                 for ply, move in enumerate(work.entries[before:], before)]
     outcome = work.outcome()
     result = old.result
     if outcome is not None:
         result = {"winners": list(outcome.winners), "reason": outcome.reason}
-    return Record(old.game, old.options, old.players, old.setup, entries, pending, result,
-                  path=old.path)
+    return Record(old.game, old.options, old.players, old.setup, entries, result=result,
+                  path=old.path, id=old.id)
 
 
 def _seal(work: Replay, *, first: int, key: Any) -> None:
     """Write every ply's digest into the new record (the referee seals whatever it writes) and
-    sign ply first + 1, the player's own move, when a key is given."""
-    for entry, digest in zip(work.record.moves, work.digests):
+    sign the new plies that need a signature (SPEC §9: every ply of a seat with a key, bar
+    forced passes and replies from its own sealed conditional moves) with `key`, which must be
+    their seat's. A ply that needs another seat's signature is refused: nobody moves for you."""
+    record = work.record
+    for entry, digest in zip(record.moves, work.digests):
         entry.digest = digest
-    if key is None:
+    keys = record.keys()
+    if key is not None:
+        seat = work.movers[first]
+        if seat not in keys:
+            raise UsageError(
+                f"seat {seat} has no key in [players]: add  {seat} = {{ name = \"…\", key = "
+                f"\"{key.public}\" }}  first"
+            )
+        if keys[seat] != key.public:
+            raise UsageError(f"that key is not seat {seat}'s key in [players]")
+    if not keys:
         return
-    seat = work.movers[first]
-    public = work.record.players.get(seat, {}).get("key")
-    if public is None:
-        raise UsageError(
-            f"seat {seat} has no key in [players]: add  {seat} = {{ name = \"…\", key = "
-            f"\"{key.public}\" }}  first"
-        )
-    if public != key.public:
-        raise UsageError(f"that key is not seat {seat}'s key in [players]")
-    entry = work.record.moves[first]
-    entry.signature = key.sign(entry.digest)
+    for ply in seal.needs_signature(record, work.entries, work.movers, work.forced_passes()):
+        if ply <= first:
+            continue  # an earlier ply: its signature came with it (and the replay checked it)
+        seat = work.movers[ply - 1]
+        if key is None or keys[seat] != key.public:
+            raise UsageError(
+                f"seat {seat} signs its moves (its key is in [players]): ply {ply} "
+                f"({work.entries[ply - 1]}) needs --sign with seat {seat}'s key"
+            )
+        entry = record.moves[ply - 1]
+        entry.signature = key.sign(entry.digest)
 
 
 def _answer(work: Replay, whose: str, condition: str, then: str) -> tuple[str | None, str]:

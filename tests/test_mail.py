@@ -115,8 +115,8 @@ def test_a_rewritten_history_with_fresh_digests_is_caught_by_mine(cli, tmp_path,
     """A forger who recomputes every digest still cannot pass off another past."""
     ann, bo = two_players(cli, tmp_path, game)
     forged = tmp_path / "forged.toml"
-    assert cli("new", "odd", "-o", forged, "-O", "size=3", "-O", "min_group=2",
-               "--player", "1=Ann <ann@example.org>", "--player", "2=Bo <bo@example.org>").exit_code == 0
+    # The same game (its header and id kept), its plies replaced and sealed afresh.
+    forged.write_text(ann.read_text().split("[[moves]]")[0])
     cli("move", forged, "b a1")
     cli("move", forged, "w c3")
     assert cli("validate", forged).exit_code == 0
@@ -124,6 +124,18 @@ def test_a_rewritten_history_with_fresh_digests_is_caught_by_mine(cli, tmp_path,
     result = cli("receive", forged, "--mine", ann)
     assert result.exit_code == 1 and "ply 1 is b a1" in result.stderr
     assert ann.read_bytes() == before
+
+
+def test_another_game_is_caught_by_mine_at_its_header(cli, tmp_path, game):
+    """SPEC §9: two games with the same players and options differ by their id."""
+    ann, bo = two_players(cli, tmp_path, game)
+    other = tmp_path / "other.toml"
+    assert cli("new", "odd", "-o", other, "-O", "size=3", "-O", "min_group=2",
+               "--player", "1=Ann <ann@example.org>", "--player", "2=Bo <bo@example.org>").exit_code == 0
+    cli("move", other, "b b2")
+    cli("move", other, "w c3")
+    result = cli("receive", other, "--mine", ann)
+    assert result.exit_code == 1 and "its id" in result.stderr
 
 
 def test_a_truncated_record_is_caught_with_against(cli, tmp_path, game):
@@ -138,8 +150,33 @@ def test_a_truncated_record_is_caught_with_against(cli, tmp_path, game):
     assert cli("validate", short).exit_code == 0  # a shorter game is still a game…
     result = cli("verify", short, "--against", ann)
     assert result.exit_code == 1 and "truncated" in result.stderr  # …but not the one we played
-    assert cli("receive", short, "--mine", ann).exit_code == 1
     assert cli("verify", ann, "--against", short).exit_code == 0
+
+
+def test_an_older_mail_is_nothing_new_and_leaves_my_copy_alone_SPEC_8(cli, tmp_path, game):
+    ann, bo = two_players(cli, tmp_path, game)
+    cli("move", bo, "w c3")
+    cli("mail", bo, "-o", "to-ann.eml")
+    cli("receive", "to-ann.eml", "--mine", ann)
+    record = read_record(ann)
+    record.moves = record.moves[:1]
+    short = tmp_path / "short.toml"
+    short.write_text(record.to_toml())
+    before = ann.read_bytes()
+    result = cli("receive", short, "--mine", ann)
+    assert result.exit_code == 0 and "nothing new: your copy is ahead (ply 2)" in result.stdout
+    assert ann.read_bytes() == before
+
+
+def test_a_move_made_for_my_seat_is_refused_by_mine_SPEC_8(cli, tmp_path, game):
+    """Bo plays his move and then one for Ann: her copy refuses it, naming the ply."""
+    ann, bo = two_players(cli, tmp_path, game)
+    cli("move", bo, "w c3")
+    cli("move", bo, "b a1")  # Ann's seat, played by Bo
+    before = ann.read_bytes()
+    result = cli("receive", bo, "--mine", ann)
+    assert result.exit_code == 1 and "ply 3 (b a1)" in result.stderr and "your seat" in result.stderr
+    assert ann.read_bytes() == before
 
 
 def test_a_message_without_the_record_is_a_clear_error(cli, tmp_path, game):
@@ -193,13 +230,60 @@ def keys(cli):
     return publics
 
 
-def test_signed_moves_verify_and_unsigned_plies_are_reported(cli):
+def test_signed_moves_verify(cli):
     keys(cli)
     assert cli("move", "s.toml", "b e5", "--sign", "ann.key").exit_code == 0
-    assert cli("move", "s.toml", "w d4").exit_code == 0
-    assert cli("move", "s.toml", "b a1", "--sign", "ann.key").exit_code == 0
+    assert cli("move", "s.toml", "w d4", "--sign", "bo.key").exit_code == 0
     result = cli("verify", "s.toml")
-    assert result.exit_code == 0 and "all valid" in result.stdout and "unsigned plies 2" in result.stdout
+    assert result.exit_code == 0 and "signatures: all valid" in result.stdout
+
+
+def test_an_unsigned_move_or_resignation_for_a_signing_seat_is_refused_SPEC_9(cli):
+    """Bo, holding only his own key, can neither move nor resign for Ann."""
+    keys(cli)
+    assert cli("move", "s.toml", "b e5", "--sign", "ann.key").exit_code == 0
+    assert cli("move", "s.toml", "w d4", "--sign", "bo.key").exit_code == 0
+    before = Path("s.toml").read_bytes()
+    for attempt in (("resign",), ("b a1",), ("resign", "--sign", "bo.key")):
+        result = cli("move", "s.toml", *attempt)
+        assert result.exit_code == 2 and "seat 1" in result.stderr, attempt
+        assert Path("s.toml").read_bytes() == before
+
+
+def test_a_hand_made_unsigned_or_stripped_ply_of_a_signing_seat_is_invalid_SPEC_9(cli):
+    keys(cli)
+    cli("move", "s.toml", "b e5", "--sign", "ann.key")
+    cli("move", "s.toml", "w d4", "--sign", "bo.key")
+    text = Path("s.toml").read_text()
+    # Ann's signature stripped from her own ply: the digests still hold, the signature is gone.
+    stripped = re.sub(r'signature = "[^"]+"\n', "", text, count=1)
+    Path("stripped.toml").write_text(stripped)
+    for command in (("validate", "stripped.toml"), ("verify", "stripped.toml")):
+        result = cli(*command)
+        assert result.exit_code == 1 and "ply 1" in result.output and "unsigned" in result.output
+
+
+def test_a_key_added_after_the_start_breaks_the_seal_SPEC_9(cli):
+    """Ann's copy has no key for her seat; Bo adds his own key as hers: digest 0 changes."""
+    publics = keys(cli)
+    assert cli("new", "odd", "-o", "half.toml", "--player", "1=Ann", "--player", "2=Bo",
+               "--key", f"2={publics['bo']}").exit_code == 0
+    cli("move", "half.toml", "b e5")
+    text = Path("half.toml").read_text().replace('1 = "Ann"', f'1 = {{ name = "Ann", key = "{publics["bo"]}" }}')
+    Path("forged.toml").write_text(text)
+    result = cli("validate", "forged.toml")
+    assert result.exit_code == 1 and "bad digest" in result.output
+
+
+def test_a_signed_ply_pasted_into_another_game_does_not_verify_SPEC_9(cli):
+    publics = keys(cli)
+    cli("move", "s.toml", "b e5", "--sign", "ann.key")
+    signed = Path("s.toml").read_text().split("[[moves]]")[1]
+    assert cli("new", "odd", "-o", "eve.toml", "--player", "1=Ann", "--player", "2=Eve",
+               "--key", f"1={publics['ann']}", "--key", f"2={publics['bo']}").exit_code == 0
+    Path("eve.toml").write_text(Path("eve.toml").read_text() + "\n[[moves]]" + signed)
+    result = cli("validate", "eve.toml")
+    assert result.exit_code == 1 and "ply 1" in result.output
 
 
 def test_signing_with_another_seats_key_is_refused(cli):
@@ -240,11 +324,13 @@ def test_show_png_is_a_png_and_the_same_every_time(cli, game):
 def test_a_conditional_reply_is_played_when_the_opponent_matches_it(cli, game):
     assert cli("move", game, "b b2", "--if", "w c3", "--then", "b a1",
                "--if", "W A1", "--then", "b c3").exit_code == 0
-    assert read_record(game).pending == [{"if": "w c3", "then": "b a1"}, {"if": "w a1", "then": "b c3"}]
+    # SPEC §9: the conditions live in the ply that set them, sealed with it.
+    assert read_record(game).moves[0].pending == [{"if": "w c3", "then": "b a1"}, {"if": "w a1", "then": "b c3"}]
     result = cli("move", game, "w a1")
     assert result.exit_code == 0 and "conditional reply was played" in result.stdout
     record = read_record(game)
-    assert [e.move for e in record.moves] == ["b b2", "w a1", "b c3"] and record.pending == []
+    assert [e.move for e in record.moves] == ["b b2", "w a1", "b c3"]
+    assert record.standing_conditions() == []
 
 
 def test_conditions_are_dropped_when_the_opponent_plays_something_else(cli, game):
@@ -252,7 +338,7 @@ def test_conditions_are_dropped_when_the_opponent_plays_something_else(cli, game
     result = cli("move", game, "w e5")
     assert result.exit_code == 0 and "dropped" in result.stdout
     record = read_record(game)
-    assert [e.move for e in record.moves] == ["b b2", "w e5"] and record.pending == []
+    assert [e.move for e in record.moves] == ["b b2", "w e5"] and record.standing_conditions() == []
 
 
 def test_an_impossible_condition_refuses_the_whole_move(cli, game):
@@ -268,6 +354,45 @@ def test_conditions_answer_a_reply_that_was_itself_conditional(cli, game):
     result = cli("move", game, "w c3", "--if", "b a1", "--then", "w e5")
     assert result.exit_code == 0
     assert [e.move for e in read_record(game).moves] == ["b b2", "w c3", "b a1", "w e5"]
+
+
+def test_a_rewritten_conditional_reply_breaks_the_seal_SPEC_9(cli, game):
+    """Bo turns Ann's `then = "b a1"` into a move of his choosing: the ply's digest breaks."""
+    cli("move", game, "b b2", "--if", "w c3", "--then", "b a1")
+    game.write_text(game.read_text().replace('then = "b a1"', 'then = "b e5"'))
+    result = cli("validate", game)
+    assert result.exit_code == 1 and "ply 1" in result.output and "bad digest" in result.output
+    assert cli("move", game, "w c3").exit_code == 1
+
+
+def test_a_sealed_conditional_reply_needs_no_signature_SPEC_9(cli, tmp_path):
+    """Ann signs her move and its conditions; Bo's referee plays her reply unsigned, and her
+    copy accepts it as hers; Bo's own move in the same run is signed with his key."""
+    keys(cli)
+    assert cli("move", "s.toml", "b e5", "--sign", "ann.key", "--if", "w d4", "--then", "b c3").exit_code == 0
+    mine = tmp_path / "ann.toml"
+    mine.write_bytes(Path("s.toml").read_bytes())
+    result = cli("move", "s.toml", "w d4", "--sign", "bo.key")
+    assert result.exit_code == 0 and "conditional reply was played" in result.stdout
+    record = read_record("s.toml")
+    assert [e.move for e in record.moves] == ["b e5", "w d4", "b c3"]
+    assert [e.signature is not None for e in record.moves] == [True, True, False]
+    assert cli("validate", "s.toml").exit_code == 0
+    received = cli("receive", "s.toml", "--mine", mine)
+    assert received.exit_code == 0, received.output
+
+
+def test_a_reply_matched_at_once_is_signed_by_its_mover_SPEC_9(cli):
+    """Bo answers with conditions of his own that match Ann's reply at once: his second ply
+    comes from no sealed condition, so his key signs it."""
+    keys(cli)
+    cli("move", "s.toml", "b e5", "--sign", "ann.key", "--if", "w d4", "--then", "b c3")
+    result = cli("move", "s.toml", "w d4", "--sign", "bo.key", "--if", "b c3", "--then", "w a1")
+    assert result.exit_code == 0, result.output
+    record = read_record("s.toml")
+    assert [e.move for e in record.moves] == ["b e5", "w d4", "b c3", "w a1"]
+    assert [e.signature is not None for e in record.moves] == [True, True, False, True]
+    assert cli("validate", "s.toml").exit_code == 0
 
 
 # -- a whole game by mail --------------------------------------------------------------------
@@ -296,26 +421,49 @@ def test_two_players_play_a_whole_game_by_eml_files_alone(cli, tmp_path, game):
     assert copies[1].read_bytes() == copies[2].read_bytes()
 
 
-def test_digests_follow_the_canonical_text_in_the_readme(cli, game):
-    """Anyone can recompute the seal from the README's definition, without this code."""
+def _readme_digests(path):
+    """The digest of every ply, recomputed from the README's (and SPEC §9's) definition alone."""
     import hashlib
     import json
     import tomllib
 
-    cli("move", game, "b b2", "--comment", "the centre, «naturally»")
-    cli("move", game, "w c3")
-    doc = tomllib.loads(game.read_text())
+    doc = tomllib.loads(Path(path).read_text())
 
     def js(value):
         return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
 
-    header = js({"game": doc["game"], "options": doc["options"], "setup": doc.get("setup", {})})
-    previous = "sha256:" + hashlib.sha256(("\n" + "referee record 1\n" + header).encode()).hexdigest()
+    head = {"game": doc["game"], "options": doc["options"], "setup": doc.get("setup", {})}
+    if "id" in doc:
+        head["id"] = doc["id"]
+    keys = {seat: p["key"] for seat, p in doc.get("players", {}).items() if isinstance(p, dict) and "key" in p}
+    if keys:
+        head["keys"] = keys
+    previous = "sha256:" + hashlib.sha256(("\n" + "referee record 1\n" + js(head)).encode()).hexdigest()
+    digests = []
     for ply, entry in enumerate(doc["moves"], 1):
-        at = entry["at"].strftime("%Y-%m-%dT%H:%M:%SZ")
-        text = js({"ply": ply, "move": entry["move"], "at": at, "comment": entry.get("comment")})
-        previous = "sha256:" + hashlib.sha256(f"{previous}\n{text}".encode()).hexdigest()
-        assert entry["digest"] == previous
+        body = {"ply": ply, "move": entry["move"], "at": entry["at"].strftime("%Y-%m-%dT%H:%M:%SZ"),
+                "comment": entry.get("comment")}
+        if entry.get("pending"):
+            body["pending"] = entry["pending"]
+        previous = "sha256:" + hashlib.sha256(f"{previous}\n{js(body)}".encode()).hexdigest()
+        digests.append((entry["digest"], previous))
+    return digests
+
+
+def test_digests_follow_the_canonical_text_in_the_readme(cli, game):
+    """Anyone can recompute the seal from the README's definition, without this code."""
+    cli("move", game, "b b2", "--comment", "the centre, «naturally»")
+    cli("move", game, "w c3", "--if", "b a1", "--then", "w e5")
+    assert 'id = "' in game.read_text()
+    for stored, recomputed in _readme_digests(game):
+        assert stored == recomputed
+
+
+def test_digest_0_covers_the_seats_keys_as_the_readme_defines_SPEC_9(cli):
+    keys(cli)
+    cli("move", "s.toml", "b e5", "--sign", "ann.key")
+    for stored, recomputed in _readme_digests("s.toml"):
+        assert stored == recomputed
 
 
 @settings(max_examples=300, derandomize=True)

@@ -27,6 +27,7 @@ UTC = dt.timezone.utc
 FULL_EXAMPLE = """\
 format = 1                       # record format version
 game = "odd"                     # game id from §1
+id = "3f2a0c6d8e9b41f7a5c2d0e4b6a8f1c3"   # random, written by `referee new` (§9)
 
 [options]                        # omitted options take their defaults
 size = 5
@@ -43,12 +44,9 @@ comment = "opening"              # optional
 
 [[moves]]
 move = "w d4"
+pending = [{ if = "b c3", then = "w c4" }]
 digest = "d1"
 signature = "s1"
-
-[[pending]]
-if = "b c3"
-then = "w c4"
 """
 
 
@@ -67,7 +65,7 @@ def lines_starting(text: str, prefix: str) -> list[int]:
 
 
 def entry_fields(entry: Entry) -> tuple:
-    return (entry.move, entry.at, entry.comment, entry.digest, entry.signature)
+    return (entry.move, entry.at, entry.comment, entry.digest, entry.signature, entry.pending)
 
 
 def assert_same_record(a: Record, b: Record) -> None:
@@ -76,7 +74,8 @@ def assert_same_record(a: Record, b: Record) -> None:
     assert a.players == b.players
     assert a.setup == b.setup
     assert [entry_fields(e) for e in a.moves] == [entry_fields(e) for e in b.moves]
-    assert a.pending == b.pending
+    assert a.legacy_pending == b.legacy_pending
+    assert a.id == b.id
     assert a.result == b.result
 
 
@@ -107,11 +106,12 @@ def test_read_full_spec_example():
     }
     assert rec.player_name(1) == "Alice <alice@example.org>"
     assert rec.player_name(2) == "Bob <bob@example.org>"
+    assert rec.id == "3f2a0c6d8e9b41f7a5c2d0e4b6a8f1c3"
     assert [entry_fields(e) for e in rec.moves] == [
-        ("b e5", dt.datetime(2026, 11, 22, 14, 1, tzinfo=UTC), "opening", None, None),
-        ("w d4", None, None, "d1", "s1"),
+        ("b e5", dt.datetime(2026, 11, 22, 14, 1, tzinfo=UTC), "opening", None, None, []),
+        ("w d4", None, None, "d1", "s1", [{"if": "b c3", "then": "w c4"}]),
     ]
-    assert rec.pending == [{"if": "b c3", "then": "w c4"}]
+    assert rec.standing_conditions() == [{"if": "b c3", "then": "w c4"}]
     assert rec.result is None
     assert rec.path == "game.toml"
 
@@ -131,9 +131,22 @@ def test_read_moves_tables_with_at_and_comment():
         '[[moves]]\nmove = "w d4"\n'
     )
     assert [entry_fields(e) for e in rec.moves] == [
-        ("b e5", dt.datetime(2026, 11, 22, 14, 1, tzinfo=UTC), "the centre", None, None),
-        ("w d4", None, None, None, None),
+        ("b e5", dt.datetime(2026, 11, 22, 14, 1, tzinfo=UTC), "the centre", None, None, []),
+        ("w d4", None, None, None, None, []),
     ]
+
+
+def test_an_older_records_top_level_pending_is_read_but_not_written_SPEC_9():
+    """A top-level [[pending]] stands as the conditions of the next ply; the referee writes
+    conditions only into the ply that sets them."""
+    rec = parse('format = 1\ngame = "odd"\nmoves = ["b e5"]\n[[pending]]\nif = "w d4"\nthen = "b c3"\n')
+    assert rec.standing_conditions() == [{"if": "w d4", "then": "b c3"}]
+    assert "pending" not in rec.to_toml()
+
+
+def test_a_game_id_is_32_lower_case_hex_digits_SPEC_9():
+    with pytest.raises(RecordError, match="32 lower-case hex"):
+        parse('format = 1\ngame = "odd"\nid = "XYZ"\n')
 
 
 def test_both_forms_replay_to_the_same_game():
@@ -528,6 +541,7 @@ entries = st.builds(
     comment=st.none() | tricky_text,
     digest=st.none() | st.text(alphabet="0123456789abcdef", max_size=64),
     signature=st.none() | tricky_text,
+    pending=st.lists(st.fixed_dictionaries({"if": tricky_text, "then": tricky_text}), max_size=2),
 )
 players = st.dictionaries(
     st.integers(1, 4),
@@ -547,7 +561,7 @@ records = st.builds(
     ),
     players=players,
     moves=st.lists(entries, max_size=6),
-    pending=st.lists(st.fixed_dictionaries({"if": tricky_text, "then": tricky_text}), max_size=2),
+    id=st.none() | st.text(alphabet="0123456789abcdef", min_size=32, max_size=32),
     result=st.none()
     | st.fixed_dictionaries({"winners": st.lists(st.integers(1, 4), max_size=4), "reason": tricky_text}),
 )
