@@ -1,49 +1,136 @@
-"""Files: every input read with one limit, every output written whole or not at all.
+"""Files: every input read with one limit, every output written whole or not at all, and one
+writer at a time per record.
 
 Records, mails, board and deck files and keys arrive from strangers, so each is read here with
-the same cap (MAX_INPUT_BYTES) and the same messages. Every file the referee writes goes through
-`write_atomic`: a temporary file beside the target, then a rename, so a reader or a crash sees
-the old file whole or the new one whole, never a mixture.
+the same cap (MAX_INPUT_BYTES) and the same messages; only regular files (and standard input,
+named "-") are read, never a device or a pipe that might not end. Every file the referee writes
+goes through `write_atomic`: a temporary file beside the target, then a rename, so a reader or
+a crash sees the old file whole or the new one whole, never a mixture. Outputs go only onto new
+names or regular files that have a write bit (SPEC §9). A turn holds the record's lock (a file
+beside it) from reading to writing, so two commands on one record never lose a move.
 """
 
 from __future__ import annotations
 
+import contextlib
 import os
+import stat
+import sys
 import tempfile
+import time
 from pathlib import Path
+from typing import Iterator
 
 from referee.errors import RecordError, UsageError
 
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows has no flock: records there are not locked
+    fcntl = None  # type: ignore[assignment]
+
 MAX_INPUT_BYTES = 5_000_000
+STDIN = "-"
+LOCK_WAIT = 30.0  # seconds a command waits for another one writing the same record
 
 
 def read_input(path: str | os.PathLike[str], what: str = "file") -> bytes:
-    """The bytes of an input file (a record, a mail, a board or deck file, a key), at most
+    """The bytes of an input (a record, a mail, a board or deck file, a key), at most
     MAX_INPUT_BYTES of them: every input a stranger may send is read here, with one limit and
-    one set of messages. Raises UsageError when it cannot be read, RecordError when too long."""
+    one set of messages. "-" is standard input. Raises UsageError when it cannot be read,
+    RecordError when it is too long."""
     name = str(path)
-    try:
-        # Read one byte past the limit rather than trust the size on disk: a device or a pipe
-        # (/dev/zero, /dev/stdin) has no size and might never end.
-        with open(path, "rb") as handle:
-            data = handle.read(MAX_INPUT_BYTES + 1)
-    except FileNotFoundError:
-        raise UsageError("no such file", file=name) from None
-    except IsADirectoryError:
-        raise UsageError(f"is a directory, not a {what}", file=name) from None
-    except OSError as exc:
-        raise UsageError(f"cannot read: {exc.strerror}", file=name) from None
+    if name == STDIN:
+        data = sys.stdin.buffer.read(MAX_INPUT_BYTES + 1)
+        name = "<stdin>"
+    else:
+        try:
+            mode = os.stat(path).st_mode
+            if stat.S_ISDIR(mode):
+                raise UsageError(f"is a directory, not a {what}", file=name)
+            if not stat.S_ISREG(mode):
+                # A FIFO would block until a writer comes, a device may never end.
+                raise UsageError(f"not a regular file (a device or a pipe), not a {what}", file=name)
+            with open(path, "rb") as handle:
+                # One byte past the limit tells a file that is too long without reading it all.
+                data = handle.read(MAX_INPUT_BYTES + 1)
+        except FileNotFoundError:
+            raise UsageError("no such file", file=name) from None
+        except OSError as exc:
+            raise UsageError(f"cannot read: {exc.strerror}", file=name) from None
     if len(data) > MAX_INPUT_BYTES:
         raise RecordError(f"larger than {MAX_INPUT_BYTES // 1_000_000} MB: not a {what}", file=name)
     return data
 
 
-def write_atomic(path: str | os.PathLike[str], text: str | bytes, *, force: bool = True) -> None:
-    """Write `text` to `path` through a temporary file and a rename, so a reader (or a crash)
-    sees either the old file whole or the new one whole, never a mixture."""
+def check_output(path: str | os.PathLike[str] | None, force: bool) -> None:
+    """Refuse an output before any work, so a refused run changes nothing at all: an existing
+    file without --force, anything but a regular file (a device, a pipe, a folder), a file with
+    no write bit (even for root), a link to nowhere."""
+    if path is None:
+        return
     target = Path(path)
-    if not force and target.exists():
+    if str(target) == STDIN:
+        raise UsageError("- (standard input) is read, never written: give a file to write")
+    try:
+        info = target.stat()
+    except FileNotFoundError:
+        if target.is_symlink():
+            raise UsageError(f"{target}: a symbolic link to a missing file; give another output") from None
+        return
+    except OSError as exc:  # a loop of links, a folder we may not enter
+        raise UsageError(f"{target}: cannot write: {exc.strerror}") from None
+    if not stat.S_ISREG(info.st_mode):
+        raise UsageError(f"{target}: not a regular file (a folder, a device or a pipe); give another output")
+    if not force:
         raise UsageError(f"{target}: already exists (use --force to replace it)")
+    _writable(target, info)
+
+
+def _writable(target: Path, info: os.stat_result) -> None:
+    """A file without a write bit is one its owner means to keep: refused even for root, whom
+    the system itself would let replace it."""
+    if not info.st_mode & 0o222 or not os.access(target, os.W_OK):
+        raise UsageError(f"{target}: read-only (no write permission); the referee leaves it as it is")
+
+
+@contextlib.contextmanager
+def locked(path: str | os.PathLike[str]) -> Iterator[None]:
+    """Hold the lock of the record at `path` (a hidden file beside it) while it is read,
+    replayed and written: a second command writing the same record waits for the first, and
+    gives up with exit 2 after LOCK_WAIT seconds."""
+    target = Path(path)
+    if fcntl is None or str(target) == STDIN:
+        yield
+        return
+    lock = target.parent / f".{target.name}.lock"
+    try:
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:
+        raise UsageError(f"{target}: cannot write: {exc.strerror}") from None
+    try:
+        deadline = time.monotonic() + LOCK_WAIT
+        while True:
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    raise UsageError(f"{target}: another referee command is still writing it; "
+                                     "try again when it is done") from None
+                time.sleep(0.05)
+        yield
+    finally:
+        os.close(fd)  # closing the descriptor releases the lock
+
+
+def write_atomic(path: str | os.PathLike[str], text: str | bytes, *, force: bool = True,
+                 mode: int | None = None) -> None:
+    """Write `text` to `path` through a temporary file and a rename, so a reader (or a crash)
+    sees either the old file whole or the new one whole, never a mixture. A new file gets
+    `mode` (default: 0666 less the umask) before its first byte is written; a replaced file
+    keeps its own."""
+    target = Path(path)
+    check_output(target, force)
     if target.is_symlink():
         # Replace what the link points to, not the link itself, so the link keeps working. A
         # link to nowhere, or a loop of links, is refused rather than followed or replaced.
@@ -58,14 +145,15 @@ def write_atomic(path: str | os.PathLike[str], text: str | bytes, *, force: bool
     except OSError as exc:
         raise UsageError(f"{target}: cannot write: {exc.strerror}") from None
     try:
+        # The mode first (mkstemp makes the file 0600): a key is never readable by others.
+        if target.exists():
+            os.chmod(tmp, target.stat().st_mode & 0o7777)
+        else:
+            os.chmod(tmp, (0o666 & ~_umask()) if mode is None else mode)
         with os.fdopen(fd, "wb") as handle:
             handle.write(text.encode("utf-8") if isinstance(text, str) else text)
             handle.flush()
             os.fsync(handle.fileno())
-        if target.exists():
-            os.chmod(tmp, target.stat().st_mode & 0o7777)
-        else:
-            os.chmod(tmp, 0o666 & ~_umask())
         os.replace(tmp, target)
     except OSError as exc:
         Path(tmp).unlink(missing_ok=True)

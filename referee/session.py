@@ -21,8 +21,8 @@ from referee import seal
 from referee.data import data_file
 from referee.errors import RefereeError, UsageError
 from referee.games import GAMES, Game
-from referee.files import read_input, write_atomic
-from referee.record import Record, now, parse_record, read_record
+from referee.files import STDIN, check_output, locked, read_input, write_atomic
+from referee.record import MAX_PLIES, MAX_RECORD_BYTES, MAX_TEXT_CHARS, Record, now, parse_record, read_record
 from referee.render.header import header, plain
 from referee.replay import Replay, replay, start
 from referee.turn import take_turn
@@ -81,6 +81,8 @@ def game_players(game: Game, options: dict[str, Any], names: list[str] | None,
         seats = game.seat_count(options)
         if not 1 <= seat <= seats:
             raise UsageError(f"{game.name} has seats 1–{seats} here, not {seat}")
+        if len(name) > MAX_TEXT_CHARS:
+            raise UsageError(f"--player {seat}=…: a name of over {MAX_TEXT_CHARS} characters")
         players[seat] = {"name": name.strip()}
     for item in keys or []:
         seat_text, sep, public = item.partition("=")
@@ -103,12 +105,6 @@ def save(path: str, data: str | bytes) -> None:
     write_atomic(path, data)
 
 
-def refuse_existing(path: str | None, force: bool) -> None:
-    """Check an output before any work, so a refused run changes nothing at all."""
-    if path is not None and Path(path).exists() and not force:
-        raise UsageError(f"{path}: already exists (use --force to replace it)")
-
-
 # -- the commands ----------------------------------------------------------------------------
 
 
@@ -124,7 +120,7 @@ def new_game(game_name: str, option_pairs: list[str] | None, names: list[str] | 
     game = game_named(game_name)
     options = game_options(game, option_pairs)
     players = game_players(game, options, names, keys)
-    refuse_existing(output, force)
+    check_output(output, force)
     files = data_files(game, options)
     try:
         # 63 random bits for games that shuffle (the os module is loaded anyway; secrets is not).
@@ -145,18 +141,36 @@ class Turn(NamedTuple):
 def play_turn(path: str, move: str, *, seat: int | None = None, comment: str | None = None,
               conditions: list[tuple[str, str]] | None = None, key_file: str | None = None,
               svg: str | None = None, force: bool = False) -> Turn:
-    """`referee move`: replay the record, take the turn as one transaction, write the picture
-    (when asked) and then the record, once. A refused move writes nothing."""
-    refuse_existing(svg, force)
+    """`referee move`: under the record's lock, replay it, take the turn as one transaction,
+    write the picture (when asked) and then the record, once. A refused move writes nothing."""
+    if comment is not None and len(comment) > MAX_TEXT_CHARS:
+        raise UsageError(f"--comment: at most {MAX_TEXT_CHARS} characters, not {len(comment)}")
+    if path == STDIN:
+        raise UsageError("move needs a record file to write back to, not - (standard input)")
+    check_output(svg, force)
+    check_output(path, force=True)  # a read-only record is refused before any work
     key = private_key(key_file) if key_file else None
-    done = take_turn(load(path), move, seat=seat, comment=comment, at=now(),
-                     conditions=conditions or [], key=key)
-    # The picture first: if it cannot be written the command fails before the record changes,
-    # so an exit code other than 0 always means the move was not recorded.
-    if svg is not None:
-        write_atomic(svg, svg_diagram(done.play))
-    write_atomic(path, done.play.record.to_toml())
+    with locked(path):
+        done = take_turn(load(path), move, seat=seat, comment=comment, at=now(),
+                         conditions=conditions or [], key=key)
+        text = done.play.record.to_toml()
+        check_size(text, done.play.plies)
+        # The picture first: if it cannot be written the command fails before the record
+        # changes, so an exit code other than 0 always means the move was not recorded.
+        if svg is not None:
+            write_atomic(svg, svg_diagram(done.play))
+        write_atomic(path, text)
     return Turn(done.play, done.notes)
+
+
+def check_size(text: str, plies: int) -> None:
+    """No command writes a record it would refuse to read (SPEC §9)."""
+    if plies > MAX_PLIES or len(text.encode("utf-8")) > MAX_RECORD_BYTES:
+        raise UsageError(
+            f"the record would hold {plies} plies in {len(text.encode('utf-8')):,} bytes, past what "
+            f"a record may hold ({MAX_PLIES} plies, {MAX_RECORD_BYTES // 1_000_000} MB): "
+            "no referee would read it back"
+        )
 
 
 def status(play: Replay) -> dict[str, Any]:
@@ -236,7 +250,7 @@ def diagram(path: str, ply: int | None, fmt: str, output: str | None = None,
             force: bool = False) -> str | bytes:
     """`referee show`: the position after `ply` (default the last) as text, SVG or PNG, for
     `output` (refused if it exists, unless `force`)."""
-    refuse_existing(output, force)
+    check_output(output, force)
     play = load(path)
     if ply is not None and not 0 <= ply <= play.plies:
         raise UsageError(f"{path}: --ply {ply} is beyond the record, which has plies 0–{play.plies}")
@@ -257,7 +271,7 @@ def blank_board(game_name: str, option_pairs: list[str] | None, paper: str,
 
     game = game_named(game_name)
     options = game_options(game, option_pairs)
-    refuse_existing(output, force)
+    check_output(output, force)
     files = data_files(game, options)
     try:
         setup = {name: game.setup_from_file(name, content) for name, content in files.items()}
@@ -274,7 +288,7 @@ def mail(path: str, to: str | None, output: str | None = None, force: bool = Fal
     from referee.mail import build_message
     from referee.render.png import svg_to_png
 
-    refuse_existing(output, force)
+    check_output(output, force)
     data = read_input(path, "record")
     play = replay(parse_record(data, path))
     picture = svg_diagram(play)
@@ -306,7 +320,7 @@ def receive(message_file: str, output: str | None, mine: str | None, force: bool
     if target is None:
         raise UsageError("say where to save the record: -o FILE, or --mine MY_COPY")
     if output and output != mine:
-        refuse_existing(output, force)
+        check_output(output, force)
     record_bytes, name = record_from_message(read_input(message_file, "message"), message_file)
     label = message_file if name == Path(message_file).name else f"{message_file} ({name})"
     theirs = replay(parse_record(record_bytes, label))
@@ -401,8 +415,7 @@ def private_key(path: str):
 
 def new_key(output: str, force: bool) -> str:
     """`referee key new`: write a new private key to `output`; returns the public key."""
-    refuse_existing(output, force)
+    check_output(output, force)
     pem, public = signing().new_key_pair()
-    write_atomic(output, pem, force=True)
-    os.chmod(output, 0o600)
+    write_atomic(output, pem, force=True, mode=0o600)  # private from its first byte
     return public

@@ -17,7 +17,7 @@ from typer.testing import CliRunner
 
 from fuzz_support import CORPUS, SAMPLE_BYTES, survives
 from referee.cli import app
-from referee.errors import NotationError, RecordError, RefereeError
+from referee.errors import NotationError, RecordError, RefereeError, UsageError
 from referee.games import GAMES
 from referee.record import (
     MAX_MOVE_CHARS,
@@ -145,9 +145,25 @@ def test_a_record_over_the_size_limit_is_refused_before_it_is_parsed(tmp_path):
     assert json.loads(result.stdout)[0]["error"]["message"].startswith("larger than 5 MB")
 
 
-def test_a_device_that_never_ends_is_read_only_up_to_the_limit():
-    with pytest.raises(RecordError, match="larger than 5 MB"):
+def test_a_device_or_a_pipe_is_refused_before_reading_SPEC_9(tmp_path, cli):
+    """/dev/zero never ends and a FIFO blocks until a writer comes: neither is read."""
+    with pytest.raises(UsageError, match="not a regular file"):
         read_record("/dev/zero")
+    fifo = tmp_path / "fifo.toml"
+    os.mkfifo(fifo)
+    for args in (("validate", fifo), ("receive", fifo, "-o", "x.toml"), ("new", "hermetica", "-o", "h.toml", "-O", f"board={fifo}")):
+        result = cli(*args)
+        assert result.exit_code == 2 and "not a regular file" in result.output, args
+
+
+def test_standard_input_is_read_with_the_same_limit(monkeypatch):
+    import io
+
+    from referee.files import read_input
+
+    monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"x" * 6_000_000)))
+    with pytest.raises(RecordError, match="larger than 5 MB"):
+        read_input("-", "record")
 
 
 def test_too_many_plies_are_refused():
@@ -254,7 +270,7 @@ def test_an_output_into_a_missing_folder_is_exit_2(game, tmp_path):
 def test_an_output_that_is_a_folder_is_exit_2(game, tmp_path):
     (tmp_path / "folder").mkdir()
     line = one_clean_error_line(invoke("show", game, "-o", tmp_path / "folder", "--force"), 2)
-    assert "cannot write" in line
+    assert "not a regular file" in line
 
 
 @pytest.mark.skipif(os.geteuid() == 0, reason="root writes into read-only folders")
