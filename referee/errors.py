@@ -8,10 +8,14 @@ command cannot run as asked.
 
 from __future__ import annotations
 
-# Control characters and line separators, each to "?" (str.translate); the diagrams use it too
-# (render/templates.py). A table rather than a regular expression: compiling that costs every
-# start of the command line half a millisecond, for a message most runs never print.
-CONTROL = dict.fromkeys([*range(0x20), *range(0x7F, 0xA0), 0x2028, 0x2029], "?")
+# What a stranger's text may not carry into a terminal, a diagram or a mail header, each to "?"
+# (str.translate; render/header.py's `plain` uses it too): control characters and line
+# separators, which forge lines or repaint a terminal; bidi overrides, embeddings, isolates and
+# marks, which make "b e5" display as something else; zero-width characters, which make two
+# names look the same (SPEC §9).
+_BIDI = [0x061C, 0x200E, 0x200F, *range(0x202A, 0x202F), *range(0x2066, 0x206A)]
+_ZERO_WIDTH = [0x00AD, 0x180E, 0x200B, 0x200C, 0x200D, 0x2060, 0x2061, 0x2062, 0x2063, 0x2064, 0xFEFF]
+CONTROL = dict.fromkeys([*range(0x20), *range(0x7F, 0xA0), 0x2028, 0x2029, *_BIDI, *_ZERO_WIDTH], "?")
 
 
 class RefereeError(Exception):

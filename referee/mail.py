@@ -13,7 +13,7 @@ from email.message import EmailMessage
 from email.parser import BytesParser
 from pathlib import PurePath
 
-from referee.errors import RecordError, UsageError
+from referee.errors import CONTROL, RecordError, UsageError
 from referee.replay import Replay
 
 RECORD_TYPE = ("application", "toml")
@@ -29,7 +29,13 @@ def address_of(play: Replay, seat: int | None) -> str | None:
     if not re.search(r"[\r\n]", name) and len(email.utils.getaddresses([name])) > 1:
         return None
     _, address = email.utils.parseaddr(name)
-    return name if "@" in address else None
+    return _header_safe(name) if "@" in address else None
+
+
+def _header_safe(text: str) -> str:
+    """A name for a header: no control, bidi-override or zero-width character (SPEC §9). A
+    line break stays, for the header to refuse outright (build_message): it is never a name."""
+    return "".join(ch if ch in "\r\n" else ch.translate(CONTROL) for ch in text)
 
 
 def subject(play: Replay) -> str:
@@ -54,7 +60,7 @@ def build_message(
     last = play.movers[-1] if play.movers else None
     seats = [play.to_move()] if play.to_move() is not None else [s for s in play.seats if s != last]
     addresses = [a for a in (address_of(play, s) for s in seats) if a]
-    recipient = to or ", ".join(addresses)
+    recipient = _header_safe(to) if to else ", ".join(addresses)
     if not recipient:
         listed = " or ".join(f"seat {s}" for s in seats)
         raise UsageError(f"{listed} has no mail address in [players]: give one with --to")
@@ -64,7 +70,7 @@ def build_message(
         sender = address_of(play, last)
         if sender:
             message["From"] = sender
-        message["Subject"] = subject(play)
+        message["Subject"] = _header_safe(subject(play))
     except ValueError as exc:  # a name with a line break would forge headers: refuse it
         raise UsageError(f"cannot put that address in a mail header: {exc}") from None
     message["Date"] = email.utils.formatdate(localtime=False)
@@ -72,7 +78,7 @@ def build_message(
     message.set_content(body)
     # The attachments are named after the record file, whose name may hold a line break: in a
     # header that would forge lines, so control characters become '_'.
-    record_name = re.sub(r"[\x00-\x1f\x7f]", "_", PurePath(record_name).name)
+    record_name = PurePath(record_name).name.translate(dict.fromkeys(CONTROL, "_"))
     stem = PurePath(record_name).stem
     message.add_attachment(
         record_data, maintype=RECORD_TYPE[0], subtype=RECORD_TYPE[1],
@@ -85,19 +91,30 @@ def build_message(
     return message
 
 
+MAX_PARTS = 50  # a game's mail has four; a few more where a mail program wraps it
+
+
 def record_from_message(data: bytes, name: str) -> tuple[bytes, str]:
     """The record attached to a message (or the data itself when it already is a record):
     its bytes and its file name. Raises a RecordError naming the message when there is none."""
-    if _looks_like_record(data):
+    if not _looks_like_mail(data):
         return data, PurePath(name).name
-    message = BytesParser(policy=email.policy.default).parsebytes(data)
-    if not message.is_multipart() and not message.get("Content-Type"):
-        raise RecordError("neither a record nor a mail message", file=name)
-    found = []
-    for part in message.walk():
-        filename = part.get_filename() or ""
-        if part.get_content_type() == "/".join(RECORD_TYPE) or filename.endswith(".toml"):
-            found.append((part.get_payload(decode=True) or b"", PurePath(filename or "game.toml").name))
+    # The email package parses nested parts and header comments recursively: a hostile message
+    # of a few kilobytes could nest them a thousand deep. Count before parsing, and treat what
+    # still goes too deep as what it is.
+    if len(re.findall(rb"(?im)^content-type:\s*multipart/", data)) > MAX_PARTS:
+        raise RecordError(f"the message has more than {MAX_PARTS} nested parts: not a game's mail", file=name)
+    try:
+        message = BytesParser(policy=email.policy.default).parsebytes(data)
+        if not message.is_multipart() and not message.get("Content-Type"):
+            raise RecordError("neither a record nor a mail message", file=name)
+        found = []
+        for part in message.walk():
+            filename = part.get_filename() or ""
+            if part.get_content_type() == "/".join(RECORD_TYPE) or filename.endswith(".toml"):
+                found.append((part.get_payload(decode=True) or b"", PurePath(filename or "game.toml").name))
+    except RecursionError:
+        raise RecordError("the message is nested too deeply to be a game's mail", file=name) from None
     if not found:
         raise RecordError(
             "the message has no record attached (a .toml attachment): ask the sender to "
@@ -108,6 +125,8 @@ def record_from_message(data: bytes, name: str) -> tuple[bytes, str]:
     return found[0]
 
 
-def _looks_like_record(data: bytes) -> bool:
-    head = data.lstrip()[:200]
-    return head.startswith((b"format", b"game", b"#", b"["))
+def _looks_like_mail(data: bytes) -> bool:
+    """A mail begins with header fields ("From: …"); a record with TOML ("game = …", "[…]",
+    "moves = […]", a comment), which never has a colon right after its first word."""
+    first = data.lstrip(b"\xef\xbb\xbf \t\r\n")[:200].split(b"\n", 1)[0]
+    return re.match(rb"[A-Za-z0-9-]+:", first) is not None
