@@ -14,8 +14,9 @@ import pytest
 
 from referee.errors import IllegalMoveError, NotationError, RecordError
 from referee.games import GAMES
-from referee.games.crab import CrabState
+from referee.games.crab import CrabState, check_deal, parse_deck
 from referee.record import Entry, Record, parse_record
+from referee.render.diagram import svg_diagram, text_diagram
 from referee.replay import replay, start
 
 CRAB = GAMES["crab"]
@@ -86,6 +87,21 @@ def test_r_cr2_a_record_with_a_bad_deal_is_invalid():
     record = Record("crab", setup={"deal": [1, 2, 3]})
     with pytest.raises(RecordError, match="each of the 16 cards once"):
         start(record)
+
+
+@pytest.mark.parametrize(
+    "deal, words",
+    [
+        ([1, 2, 3], "card 4 missing"),
+        ([*range(1, 16), 7], "card 7 twice"),
+        ([*range(16, 0, -1), 9, 5], "card 5 twice"),  # the smallest card given twice
+        (list(range(1, 17)) * 10_000, "card 1 twice"),  # a long deal is counted once, not per card
+    ],
+)
+def test_r_cr2_a_bad_deal_names_the_first_card_twice_or_missing(deal, words):
+    cards = parse_deck(deck())
+    with pytest.raises(ValueError, match=f"setup.deal must hold each of the 16 cards once \\({words}\\)"):
+        check_deal(deal, cards, "setup.deal")
 
 
 def test_r_cr9_a_cooperative_record_needs_a_deal_for_every_seat():
@@ -475,8 +491,6 @@ def test_a_record_round_trips_with_its_deal_and_replays_the_same():
 
 
 def test_text_diagram_shows_glyphs_driftwood_the_new_card_and_the_pattern():
-    from referee.render.diagram import text_diagram
-
     cards = {11: ["red blue .", "pool . cap"], 12: ["yellow* star .", ". . ."]}
     record = Record("crab", setup={"deck": deck({1: "red blue yellow"}, cards), "deal": list(range(1, 17))})
     p = start(record)
@@ -493,8 +507,6 @@ def test_text_diagram_shows_glyphs_driftwood_the_new_card_and_the_pattern():
 
 
 def test_svg_diagram_draws_one_play_area_per_seat():
-    from referee.render.diagram import svg_diagram
-
     p = start(Record("crab", {"players": 3}))
     svg = svg_diagram(p)
     assert "Seat 1, play area" in svg and "Seat 3, play area" in svg

@@ -22,6 +22,7 @@ hand-typed record that gives only the deal.
 from __future__ import annotations
 
 import datetime as dt
+import itertools
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,14 +33,13 @@ if str(ROOT) not in sys.path:
 
 from referee.data import builtin_data  # noqa: E402
 from referee.games import GAMES  # noqa: E402
-from referee.games.crab import Round, recreations, _put  # noqa: E402
+from referee.games.crab import Round, put, recreations  # noqa: E402
 from referee.record import Record  # noqa: E402
 from referee.replay import start  # noqa: E402
 from referee.turn import take_turn  # noqa: E402
 from sample_people import UTC, HOUR, ANN, BO, CHIDI, DAGNY  # noqa: E402
 
 GAME = GAMES["crab"]
-
 
 
 @dataclass(frozen=True)
@@ -234,7 +234,7 @@ def _seat_candidates(state, seat: int, width: int):
     area = state.areas[seat - 1]
     ranked = []
     for place in GAME.seat_moves(state, seat):
-        after = _put(state.deck, area, place)
+        after = put(state.deck, area, place)
         found = recreations(after, state.pattern) if state.pattern else []
         drift = max((sum(after.visible[p].drift for p in t) for t in found), default=-1)
         ranked.append(((bool(found), drift), place))
@@ -243,8 +243,6 @@ def _seat_candidates(state, seat: int, width: int):
 
 
 def _children(state, width: int):
-    import itertools
-
     seats = range(1, len(state.areas) + 1)
     combos = itertools.product(*(_seat_candidates(state, s, width) for s in seats))
     out = []

@@ -2,6 +2,8 @@
 Coast strip with Hermie and the Wave. Text for the mail body, SVG to attach.
 
 Everything is computed here; templates/crab.txt.j2 and crab.svg.j2 only place values and loop.
+The room around the drawing (margins, lines of words, how wide words are) is render/page.py's,
+shared with every drawer.
 """
 
 from __future__ import annotations
@@ -12,6 +14,8 @@ from dataclasses import dataclass
 from referee.games.crab import (
     BLANK, CAP, COAST, POOL, STAR, AreaView, CellView, CrabPicture, SlotView,
 )
+from referee.render import page
+from referee.render.header import Header
 from referee.render.templates import render
 
 # -- text ------------------------------------------------------------------------------------
@@ -76,7 +80,7 @@ class TextArea:
     rows: list[str]
 
 
-def text(picture: CrabPicture, head) -> str:
+def text(picture: CrabPicture, head: Header) -> str:
     areas = [
         TextArea(_area_title(picture, area), area_rows(area)) for area in picture.areas
     ]
@@ -96,9 +100,6 @@ def _area_title(picture: CrabPicture, area: AreaView) -> str:
 
 U = 36.0  # pixels per play-area cell
 SLOT_W, SLOT_H = 58.0, 64.0  # a Coast card
-MARGIN = 16.0
-LINE = 18.0
-FONT_SIZE = {"head": 15, "subhead": 14, "result": 14}  # px, as in crab.svg.j2
 SHELL_CLASS = {"red": "red", "orange": "orange", "yellow": "yellow", "blue": "blue"}
 SHELL_LETTER = {"red": "R", "orange": "O", "yellow": "Y", "blue": "B"}
 
@@ -255,31 +256,30 @@ def _hermie(shapes: Shapes, cx: float, cy: float) -> None:
     shapes.texts.append(Text(_r(cx), _r(cy), "hermietext", "H"))
 
 
-def svg(picture: CrabPicture, head) -> str:
+def svg(picture: CrabPicture, head: Header) -> str:
     shapes = Shapes.empty()
     above = [Text(0, 0, "head", head.title)] + [Text(0, 0, "text", p) for p in head.players]
-    texts = [Text(MARGIN, _r(MARGIN + (i + 0.7) * LINE), t.css, t.text) for i, t in enumerate(above)]
-    y = MARGIN + (len(above) + 0.8) * LINE
-    texts.append(Text(MARGIN, _r(y), "subhead", "Coast"))
+    texts = [Text(page.MARGIN, page.line_y(page.MARGIN, i), t.css, t.text) for i, t in enumerate(above)]
+    y = page.MARGIN + (len(above) + 0.8) * page.LINE
+    texts.append(Text(page.MARGIN, _r(y), "subhead", "Coast"))
     coast_top = y + 34  # room for Hermie above his card
-    _coast_shapes(shapes, picture, MARGIN + 10, coast_top)
+    _coast_shapes(shapes, picture, page.MARGIN + 10, coast_top)
     coast_width = (COAST + 2) * (SLOT_W + 6) + 10
     y = coast_top + SLOT_H + 30
     widest = coast_width
     for area in picture.areas:
         title = "Play area" if len(picture.areas) == 1 else f"Seat {area.seat}, play area"
-        texts.append(Text(MARGIN, _r(y), "subhead", title))
-        width, height = _area_shapes(shapes, area, MARGIN + 22, y + 26)
+        texts.append(Text(page.MARGIN, _r(y), "subhead", title))
+        width, height = _area_shapes(shapes, area, page.MARGIN + 22, y + 26)
         widest = max(widest, width + 22)
         y += 26 + height + 24
     below = ([head.last] if head.last else []) + head.status
     for i, line in enumerate(below):
-        texts.append(Text(MARGIN, _r(y + i * LINE), "text", line))
-    texts.append(Text(MARGIN, _r(y + len(below) * LINE), "result", head.result))
-    # Wide enough for the longest line of words (about 0.6 em a character).
-    longest = max(len(t.text) * 0.6 * FONT_SIZE.get(t.css, 13) for t in texts)
-    width = max(widest, longest, 590.0) + 2 * MARGIN
-    height = y + (len(below) + 1) * LINE + MARGIN
+        texts.append(Text(page.MARGIN, page.line_y(y, i, 0), "text", line))
+    texts.append(Text(page.MARGIN, page.line_y(y, len(below), 0), "result", head.result))
+    # Wide enough for the drawing and for the longest line of words.
+    width = page.page_width(widest, ((t.css, t.text) for t in texts))
+    height = y + (len(below) + 1) * page.LINE + page.MARGIN
     return render(
         "crab.svg.j2", title=head.title, width=_r(width), height=_r(height),
         shapes=shapes, texts=texts + shapes.texts,
