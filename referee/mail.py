@@ -23,13 +23,13 @@ def address_of(play: Replay, seat: int | None) -> str | None:
     """The mail address in a seat's [players] name ("Ann <ann@example.org>"), if it has one."""
     if seat is None:
         return None
-    name = play.record.player_name(seat) or ""
+    name = _header_safe(play.record.player_name(seat) or "")
     # "Bo <bo@…>, Eve <eve@…>" would add a recipient: that is no address of one seat. (A line
     # break is left for the header itself to refuse, in build_message.)
     if not re.search(r"[\r\n]", name) and len(email.utils.getaddresses([name])) > 1:
         return None
     _, address = email.utils.parseaddr(name)
-    return _header_safe(name) if "@" in address else None
+    return name if "@" in address else None
 
 
 def _header_safe(text: str) -> str:

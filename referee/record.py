@@ -156,12 +156,29 @@ def read_record(path: str | os.PathLike[str]) -> Record:
 def parse_record(data: bytes, name: str = "<record>") -> Record:
     if len(data) > MAX_RECORD_BYTES:
         raise RecordError(f"larger than {MAX_RECORD_BYTES // 1_000_000} MB: not a game record", file=name)
+    doc, text = load_toml(data, name)
+    return _build(doc, text, name)
+
+
+BOM = b"\xef\xbb\xbf"
+MAX_KEY_PARTS = 64  # a record's longest key has 3 (setup.deals."2"); tomllib is quadratic in them
+
+
+def load_toml(data: bytes, name: str) -> tuple[dict[str, Any], str]:
+    """Parse the TOML of a record or a data file, and its text; raises a RecordError naming the
+    file and, where tomllib knows it, the line. A byte-order mark, as some editors write one,
+    is read as if it were not there (SPEC §8)."""
+    if data.startswith(BOM):
+        data = data[len(BOM):]
     try:
         text = data.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise RecordError(f"not UTF-8 text (byte {exc.start})", file=name) from None
+    line = _deep_key(text)
+    if line is not None:
+        raise RecordError(f"broken TOML: a key of more than {MAX_KEY_PARTS} dotted parts", file=name, line=line)
     try:
-        doc = tomllib.loads(text)
+        return tomllib.loads(text), text
     except tomllib.TOMLDecodeError as exc:
         line = _decode_error_line(str(exc))
         reason = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc)) or "broken TOML"
@@ -171,7 +188,28 @@ def parse_record(data: bytes, name: str = "<record>") -> Record:
     except ValueError:
         # Python refuses to read integers of thousands of digits (int_max_str_digits).
         raise RecordError("broken TOML: a number with too many digits", file=name) from None
-    return _build(doc, text, name)
+
+
+def _deep_key(text: str) -> int | None:
+    """The line of a key with more than MAX_KEY_PARTS dotted parts (a.b.c… = 1, [a.b.c…], or
+    inside an inline table), which would cost tomllib time and memory quadratic in its length;
+    None when there is none. Counting dots first keeps this free for ordinary records."""
+    if text.count(".") <= MAX_KEY_PARTS:
+        return None
+    for number, line in enumerate(text.split("\n"), 1):
+        if line.count(".") <= MAX_KEY_PARTS:
+            continue
+        stripped = line.lstrip()
+        if stripped.startswith("["):
+            end = stripped.find("]")
+            if (stripped if end < 0 else stripped[:end]).count(".") > MAX_KEY_PARTS:
+                return number
+        # Keys stand before each "=" (after "{" or "," in an inline table).
+        pieces = re.split(r"([={,])", line)
+        for piece, after in zip(pieces[::2], pieces[1::2]):
+            if after == "=" and piece.count(".") > MAX_KEY_PARTS:
+                return number
+    return None
 
 
 def _decode_error_line(message: str) -> int | None:

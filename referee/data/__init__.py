@@ -15,8 +15,9 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
-from referee.errors import RefereeError, UsageError
+from referee.errors import RecordError, RefereeError, UsageError
 from referee.files import read_input
+from referee.record import load_toml
 
 
 @cache
@@ -44,15 +45,11 @@ def data_file(kind: str, value: str, option: str, game_name: str) -> dict[str, A
     what = f"{option} file for {game_name}"
     try:
         data = read_input(value, what)
-        text = data.decode("utf-8")
-    except UnicodeDecodeError:
-        raise UsageError(f"{value}: cannot read the {what}: not UTF-8 text") from None
     except RefereeError as exc:  # missing, unreadable, or longer than any data file
         raise UsageError(f"{value}: cannot read the {what}: {exc.reason}") from None
     try:
-        return tomllib.loads(text)
-    except tomllib.TOMLDecodeError as exc:
-        raise UsageError(f"{value}: the {option} file is not valid TOML: {exc}") from None
-    except (ValueError, RecursionError):  # a number of thousands of digits, nesting too deep
-        raise UsageError(f"{value}: the {option} file is not valid TOML: a number too long "
-                         "or arrays nested too deeply") from None
+        return load_toml(data, value)[0]
+    except RecordError as exc:  # the same reader as records: its limits, its messages
+        where = f" (line {exc.line})" if exc.line is not None else ""
+        reason = exc.reason.removeprefix("broken TOML: ")
+        raise UsageError(f"{value}: the {option} file is not valid TOML{where}: {reason}") from None
