@@ -9,10 +9,12 @@ from dataclasses import replace
 
 import pytest
 
-from referee.errors import IllegalMoveError, NotationError
+from referee.errors import IllegalMoveError, NotationError, RefereeError
 from referee.games import GAMES
 from referee.games.hermetica import COPIES, ELEMENTS, HermeticaState, Unit
 from referee.record import Record
+from referee.render import hermetica as drawer
+from referee.render.header import Header
 from referee.replay import start
 
 GAME = GAMES["hermetica"]
@@ -566,8 +568,6 @@ def test_random_turns_are_legal_and_read_back(seed):
 
 @pytest.mark.parametrize("seed", range(4))
 def test_garbled_turns_are_refused_with_a_referee_error_never_a_crash(seed):
-    from referee.errors import RefereeError
-
     rng = random.Random(seed)
     state = position({"c1": "F", "e1": "E", "b2": "W", "c6": "e"}, walls=["d6"], shields={1: "c1"})
     pieces = ["A", "F", "E", "W", "+", "-", "*", "=", "x", ">", "@", ";", " ", "d4", "c1", "c2", "b2",
@@ -584,9 +584,6 @@ def test_garbled_turns_are_refused_with_a_referee_error_never_a_crash(seed):
 
 
 def _text(state: HermeticaState, last=True) -> str:
-    from referee.render import hermetica as drawer
-    from referee.render.header import Header
-
     head = Header("Hermetica", ["Seat 1 (upper case)", "Seat 2 (lower case)"], [], "Ply 7", [], "Seat 2 to move")
     return drawer.text(GAME.picture(state, GAME.parse(state, "pass") if last else None), head)
 

@@ -8,8 +8,11 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+import tomli_w
 
 from referee.data import builtin_data
+from referee.record import read_record
+from referee.replay import replay
 
 SETUP = ("+F c1", "+E d12", "+W d1", "+F a9", "+E b1", "+W g9")
 
@@ -87,8 +90,6 @@ def test_moves_after_during_setup_is_a_usage_error(cli):
 def test_a_board_file_by_path_is_copied_into_the_record(cli):
     board = dict(builtin_data("hermetica-board", "standard"))
     board["schemes"] = {"dawn": board["schemes"]["noon"]}
-    import tomli_w
-
     Path("mat.toml").write_text(tomli_w.dumps(board))
     record = new_game(cli, "board=mat.toml")
     Path("mat.toml").unlink()  # the record never depends on it again (SPEC §1)
@@ -149,9 +150,6 @@ SAMPLES = Path(__file__).resolve().parent.parent / "sample_games" / "hermetica"
 
 
 def test_hermetica_samples_cover_every_scheme_with_a_win_and_a_game_in_progress():
-    from referee.record import read_record
-    from referee.replay import replay
-
     won, going = set(), 0
     for path in sorted(SAMPLES.glob("*.toml")):
         play = replay(read_record(path))
@@ -182,8 +180,6 @@ def test_resign_ends_the_game_for_the_other_side(cli):
 
 
 def test_a_board_file_without_the_chosen_scheme_is_refused_before_writing(cli):
-    import tomli_w
-
     board = dict(builtin_data("hermetica-board", "standard"))
     board["schemes"] = {}
     Path("mat.toml").write_text(tomli_w.dumps(board))

@@ -133,8 +133,6 @@ def text(picture: HermeticaPicture, head) -> str:
 # -- SVG -------------------------------------------------------------------------------------
 
 UNIT = 46.0  # pixels between neighbouring cell centres
-MARGIN = 16.0
-LINE = 18.0
 
 
 @dataclass(frozen=True)
@@ -235,20 +233,21 @@ def svg(picture: HermeticaPicture, head) -> str:
     grid = board.grid
     above = [Words(0, 0, "head", head.title)] + [Words(0, 0, "text", p) for p in head.players]
     below = ([head.last] if head.last else []) + action_lines(picture) + head.status + reserve_lines(picture)
-    board_top = MARGIN + (len(above) + 0.5) * LINE
+    board_top = page.MARGIN + (len(above) + 0.5) * page.LINE
     place, board_w, board_h = _layout(board, UNIT, (0, board_top))
-    longest = max([len(w.text) * 0.6 * 15 for w in above] + [len(t) * 0.6 * 13 for t in below] + [590.0])
-    width = max(board_w, longest) + 2 * MARGIN
+    # The words above the board are measured at the title's size: generous.
+    words = [("head", w.text) for w in above] + [("text", t) for t in below]
+    width = page.page_width(board_w, words)
     shift = (width - board_w) / 2
     place, _, _ = _layout(board, UNIT, (shift, board_top))
-    legend_y = board_top + board_h + LINE
+    legend_y = board_top + board_h + page.LINE
     legend = [
         "Sun: circles, upper case; Moon: diamonds, lower case. A Adept, F Fire, E Earth, W Water.",
         "Dark hex: Wall. Shield: ringed hex with its owner's initial. Tinted edges: the Horizons.",
         "Last turn: solid arrow a step, red dashes a shot, blue dots a push, green dashes a relocation, × a capture.",
     ]
-    text_top = legend_y + (len(legend) + 0.5) * LINE
-    height = text_top + (len(below) + 2) * LINE + MARGIN
+    text_top = legend_y + (len(legend) + 0.5) * page.LINE
+    height = text_top + (len(below) + 2) * page.LINE + page.MARGIN
 
     tokens = []
     r = UNIT * 0.34
@@ -286,10 +285,10 @@ def svg(picture: HermeticaPicture, head) -> str:
             if seg.kind in ("spawn", "wall") and seg.end is not None:
                 x, y = place(*grid.centre(seg.end))
                 news.append(Mark(x, round(y + UNIT * 0.42, 2), "new", "newlabel"))
-    texts = [Words(MARGIN, round(MARGIN + (i + 0.7) * LINE, 2), w.css, w.text) for i, w in enumerate(above)]
-    texts += [Words(MARGIN, round(legend_y + i * LINE, 2), "small", t) for i, t in enumerate(legend)]
-    texts += [Words(MARGIN, round(text_top + (i + 0.5) * LINE, 2), "text", t) for i, t in enumerate(below)]
-    texts.append(Words(MARGIN, round(text_top + (len(below) + 0.8) * LINE, 2), "result", head.result))
+    texts = [Words(page.MARGIN, page.line_y(page.MARGIN, i), w.css, w.text) for i, w in enumerate(above)]
+    texts += [Words(page.MARGIN, page.line_y(legend_y, i, 0), "small", t) for i, t in enumerate(legend)]
+    texts += [Words(page.MARGIN, page.line_y(text_top, i, 0.5), "text", t) for i, t in enumerate(below)]
+    texts.append(Words(page.MARGIN, page.line_y(text_top, len(below), 0.8), "result", head.result))
     return render(
         "hermetica.svg.j2",
         title=head.title,
