@@ -56,6 +56,7 @@ EXAMPLES = {
         "cli": 600,
         "data_files": 1000,
         "mail": 500,
+        "signed": 500,
     }.items()
 }
 GAME_IDS = ("odd", "dustin", "hermit", "harmijan", "hermetica", "crab")
@@ -151,6 +152,64 @@ def test_damaged_mail_is_received_or_refused(damage):
         replay(parse_record(record, name))
 
     survives(receive)
+
+
+def _signed_game() -> tuple[bytes, dict[int, str]]:
+    """A short Odd game in which both seats sign, one ply carrying conditional moves, and the
+    public key of each seat."""
+    from referee import signing
+    from referee.turn import take_turn
+
+    signers = {seat: signing.load_signer(signing.new_key_pair()[0]) for seat in (1, 2)}
+    players = {seat: {"name": name, "key": signers[seat].public} for seat, name in ((1, "Ann"), (2, "Bo"))}
+    play = replay(Record("odd", {"size": 3, "min_group": 2}, players, id="0" * 32))
+    for seat, move, conditions in ((1, "b b2", ()), (2, "w c3", ()), (1, "b a1", (("w e5", "b c5"),)),
+                                   (2, "w e5", ()), (2, "w a3", ())):
+        play = take_turn(play, move, key=signers[seat], conditions=list(conditions)).play
+    return play.record.to_toml().encode("utf-8"), {seat: s.public for seat, s in signers.items()}
+
+
+SIGNED, SIGNED_KEYS = _signed_game()
+
+
+@fuzz_settings(EXAMPLES["signed"])
+@given(st.lists(st.tuples(st.sampled_from(["drop", "copy", "swap", "signature", "resign", "key", "then"]),
+                          st.integers(0, 10**6), st.integers(0, 10**6)), min_size=1, max_size=3))
+def test_a_hand_edited_signed_game_never_lets_a_forged_ply_through_SPEC_9(edits):
+    """Lines of a signed record dropped, copied, swapped, signatures moved between plies, an
+    unsigned resignation appended, a key or a conditional reply changed: the record is refused,
+    or every ply a signing seat must sign carries that seat's valid signature."""
+    from referee import seal, signing
+
+    lines = SIGNED.decode("utf-8").split("\n")
+    signatures = [line for line in lines if line.startswith("signature =")]
+    for kind, a, b in edits:
+        i, j = a % len(lines), b % len(lines)
+        if kind == "drop":
+            del lines[i]
+        elif kind == "copy":
+            lines.insert(j, lines[i])
+        elif kind == "swap":
+            lines[i], lines[j] = lines[j], lines[i]
+        elif kind == "signature" and lines[i].startswith("signature ="):
+            lines[i] = signatures[b % len(signatures)]
+        elif kind == "resign":
+            lines[-1:] = ["[[moves]]", 'move = "resign"', ""]
+        elif kind == "key":
+            lines = [line.replace(SIGNED_KEYS[1], SIGNED_KEYS[2], 1) for line in lines]
+        elif kind == "then":
+            lines = [line.replace('then = "b c5"', 'then = "b a5"') for line in lines]
+    data = "\n".join(lines).encode("utf-8")
+
+    def check():
+        play = replay(parse_record(data, "signed.toml"))
+        session.check_signatures(play)
+        keys = play.record.keys()
+        for ply in seal.needs_signature(play.record, play.entries, play.movers, play.forced_passes()):
+            seat, entry = play.movers[ply - 1], play.record.moves[ply - 1]
+            assert entry.signature and signing.signature_valid(keys[seat], play.digests[ply - 1], entry.signature)
+
+    survives(check)
 
 
 def _at_ply(play: Replay, ply: int) -> Replay:

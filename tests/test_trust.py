@@ -50,6 +50,21 @@ def test_a_board_file_with_a_deep_key_is_refused_at_once(cli):
     assert result.exit_code == 2 and "dotted parts" in result.stderr
 
 
+@pytest.mark.parametrize("offset", ["10_000_001", "10" * 400])
+def test_a_board_file_with_huge_offsets_is_refused(cli, offset):
+    """A 400-byte record whose board offset is 10,000,001 once drew a 30 MB picture and asked
+    resvg for 739 GB; longer numbers ended in tracebacks."""
+    board = (Path(__file__).parent.parent / "referee" / "data" / "hermetica-board-standard.toml").read_text()
+    board = board.replace("columns = {", f"offsets = {{ a = {offset}, b = 2, c = 1, d = 0, e = 1, f = 2, g = 3 }}\ncolumns = {{")
+    Path("board.toml").write_text(board)
+    result = cli("new", "hermetica", "-o", "h.toml", "-O", "board=board.toml")
+    assert result.exit_code == 2 and "offset" in result.stderr and "Traceback" not in result.output
+    record = 'format = 1\ngame = "hermetica"\n[setup.board]\n' + board.split("[sun]")[0].split("\n", 5)[-1]
+    Path("r.toml").write_text(record + "[setup.board.sun]\n" + board.split("[sun]")[1].replace("[moon]", "[setup.board.moon]").replace("[schemes]", "[setup.board.schemes]"))
+    result = cli("show", "r.toml", "--format", "png")
+    assert result.exit_code == 1 and "offset" in result.output
+
+
 def test_comparing_two_copies_builds_their_move_lists_once(monkeypatch, game, cli):
     """`receive --mine` and `verify --against` took 60 s for 5,000 plies: the list of every
     ply was rebuilt at each ply."""

@@ -28,6 +28,10 @@ BORDER = "border"  # left or right of the columns
 OFF_BOARD = "off"  # beyond a column's bottom or top cell (past a Horizon on the standard mat)
 
 
+MAX_COLUMN = 99  # cells in a column
+MAX_OFFSET = 2 * MAX_COLUMN  # half cells a column may start above the lowest: past it, no neighbour
+
+
 class ColumnHexGrid(Grid):
     """Columns of flat-top hexes: `lengths[c]` cells in column c, starting `offsets[c]` half
     cells up. Neighbours are cells whose centres are one cell apart."""
@@ -41,10 +45,11 @@ class ColumnHexGrid(Grid):
         if len(offsets) != len(lengths):
             raise ValueError("every column needs an offset")
         for q, (n, off) in enumerate(zip(lengths, offsets)):
-            if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= 99:
-                raise ValueError(f"column {LETTERS[q]} must have 1–99 cells, not {n!r}")
-            if not isinstance(off, int) or isinstance(off, bool) or off < 0:
-                raise ValueError(f"column {LETTERS[q]}'s offset must be a whole number ≥ 0, not {off!r}")
+            if not isinstance(n, int) or isinstance(n, bool) or not 1 <= n <= MAX_COLUMN:
+                raise ValueError(f"column {LETTERS[q]} must have 1–{MAX_COLUMN} cells, not {n!r}")
+            # Bounded, so a board file cannot make a diagram of millions of pixels (SPEC §9).
+            if not isinstance(off, int) or isinstance(off, bool) or not 0 <= off <= MAX_OFFSET:
+                raise ValueError(f"column {LETTERS[q]}'s offset must be a whole number 0–{MAX_OFFSET}, not {off!r}")
         for q in range(1, len(lengths)):
             # Neighbouring columns interlock only when their cells sit half a cell apart.
             if (offsets[q] - offsets[q - 1]) % 2 == 0:
