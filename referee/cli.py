@@ -41,6 +41,10 @@ class Format(str, Enum):
     png = "png"
 
 
+class SheetFormat(str, Enum):
+    svg = "svg"
+
+
 class Paper(str, Enum):
     a4 = "a4"
     letter = "letter"
@@ -121,8 +125,8 @@ def move_command(
     if_moves: Optional[list[str]] = typer.Option(None, "--if", metavar="MOVE", help="A conditional move: if the opponent replies MOVE … (repeatable, each with a --then)."),
     then_moves: Optional[list[str]] = typer.Option(None, "--then", metavar="MOVE", help="… then play this MOVE for me."),
     sign: Optional[str] = typer.Option(None, "--sign", metavar="KEYFILE", help="Sign the move with the private key from `referee key new`."),
-    svg: Optional[str] = typer.Option(None, "--svg", metavar="OUT", help="Also write the new diagram as SVG to OUT."),
-    force: bool = typer.Option(False, "--force", help="Replace the --svg file if it exists."),
+    svg: Optional[str] = typer.Option(None, "--svg", metavar="OUT", help="Also write the new diagram as SVG to OUT (replaced at every move)."),
+    force: bool = typer.Option(False, "--force", hidden=True),
 ) -> None:
     """Check MOVE against the rules, append it to FILE and print the new board.
 
@@ -146,13 +150,15 @@ def move_command(
 @app.command("validate")
 @_guard
 def validate_command(
-    files: list[str] = typer.Argument(..., metavar="FILE...", help="Record files to check."),
+    paths: list[str] = typer.Argument(..., metavar="FILE|FOLDER...", help="Record files, or folders to search for *.toml records."),
     as_json: bool = typer.Option(False, "--json", help="Print a JSON list, one object per file."),
 ) -> None:
     """Replay and check every record; exit 0 only if all are valid (2 if a file is missing).
 
     Every record is checked, whatever faults come before it; a summary line closes the list.
+    Folders are searched recursively, in name order (hidden files are skipped).
     """
+    files = session.record_files(paths)
     # A progress bar only where a person watches a long run (then only faults are listed);
     # pipes and files get one line per record.
     watched = len(files) >= 50 and not as_json and sys.stderr.isatty()
@@ -192,6 +198,21 @@ def status_command(
         typer.echo(json.dumps(session.status(play), indent=2))
         return
     for line in session.status_lines(play):
+        typer.echo(line)
+
+
+@app.command("history")
+@_guard
+def history_command(
+    file: str = typer.Argument(..., metavar="FILE", help="The record file (- for standard input)."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """Every ply: its number, move, player, time and comment."""
+    play = session.load(file)
+    if as_json:
+        typer.echo(json.dumps(session.history(play), indent=2, ensure_ascii=False))
+        return
+    for line in session.history_lines(play):
         typer.echo(line)
 
 
@@ -238,12 +259,15 @@ def _wrap(words: list[str], width: int = 78) -> str:
 def show_command(
     file: str = typer.Argument(..., metavar="FILE", help="The record file."),
     ply: Optional[int] = typer.Option(None, "--ply", metavar="N", help="Show the board after ply N (0 is the start; default the last)."),
-    fmt: Format = typer.Option(Format.text, "--format", help="text for a mail body, svg to attach."),
-    output: Optional[str] = typer.Option(None, "-o", "--output", metavar="OUT", help="Write to OUT instead of printing."),
+    fmt: Optional[Format] = typer.Option(None, "--format", help="text for a mail body (the default), svg or png to attach; by default OUT's extension says."),
+    output: Optional[str] = typer.Option(None, "-o", "--output", metavar="OUT", help="Write to OUT (.txt, .svg, .png) instead of printing."),
     force: bool = typer.Option(False, "--force", help="Replace OUT if it exists."),
 ) -> None:
-    """Draw the board after a ply, as text or SVG."""
-    _write_output(output, session.diagram(file, ply, fmt.value, output, force))
+    """Draw the board after a ply, as text, SVG or PNG.
+
+    Example: referee show game.toml --ply 12 -o ply12.svg
+    """
+    _write_output(output, session.diagram(file, ply, fmt and fmt.value, output, force))
 
 
 @app.command("board")
@@ -252,11 +276,12 @@ def board_command(
     game_name: str = typer.Argument(..., metavar="GAME", help="Game id, e.g. odd."),
     option: Optional[list[str]] = typer.Option(None, "-O", "--option", metavar="KEY=VALUE", help="Game option key=value, e.g. -O size=8."),
     paper: Paper = typer.Option(Paper.a4, "--paper", help="Sheet size."),
-    output: Optional[str] = typer.Option(None, "-o", "--output", metavar="OUT", help="Write the SVG to OUT instead of printing it."),
+    fmt: Optional[SheetFormat] = typer.Option(None, "--format", help="svg (the default); by default OUT's extension says."),
+    output: Optional[str] = typer.Option(None, "-o", "--output", metavar="OUT", help="Write the sheet to OUT instead of printing it."),
     force: bool = typer.Option(False, "--force", help="Replace OUT if it exists."),
 ) -> None:
     """A blank board to print, true to size (SVG in millimetres), with coordinates."""
-    _write_output(output, session.blank_board(game_name, option, paper.value, output, force))
+    _write_output(output, session.blank_board(game_name, option, paper.value, output, force, fmt and fmt.value))
 
 
 # -- correspondence by mail -----------------------------------------------------------------

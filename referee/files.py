@@ -62,6 +62,22 @@ def read_input(path: str | os.PathLike[str], what: str = "file") -> bytes:
     return data
 
 
+def record_files(paths: list[str]) -> list[str]:
+    """The records named by `paths` (SPEC §8): a file as given, a folder searched recursively
+    for *.toml in name order, hidden files and folders skipped. A missing path is kept, for
+    its reader to report."""
+    found: list[str] = []
+    for path in paths:
+        if not os.path.isdir(path):
+            found.append(path)
+            continue
+        for folder, dirs, names in os.walk(path):
+            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+            found += [os.path.join(folder, n) for n in sorted(names)
+                      if n.endswith(".toml") and not n.startswith(".")]
+    return found
+
+
 def check_output(path: str | os.PathLike[str] | None, force: bool) -> None:
     """Refuse an output before any work, so a refused run changes nothing at all: an existing
     file without --force, anything but a regular file (a device, a pipe, a folder), a file with

@@ -21,14 +21,18 @@ from referee import seal
 from referee.data import data_file
 from referee.errors import RefereeError, UsageError
 from referee.games import GAMES, Game
-from referee.files import STDIN, check_output, locked, read_input, write_atomic
+from referee.files import STDIN, check_output, locked, read_input, record_files, write_atomic
 from referee.record import MAX_PLIES, MAX_RECORD_BYTES, MAX_TEXT_CHARS, Record, now, parse_record, read_record
 from referee.render.header import header, plain
 from referee.replay import Replay, replay, start
 from referee.turn import take_turn
 
-FORMATS = ("text", "svg", "png")
 PAPERS = ("a4", "letter")
+# SPEC §8: without --format, an output's extension names its format.
+EXTENSIONS = {".txt": "text", ".svg": "svg", ".png": "png", ".pdf": "pdf", ".html": "html",
+              ".gif": "gif", ".eml": "eml"}
+SHOW_FORMATS = ("text", "svg", "png")
+BOARD_FORMATS = ("svg",)
 
 
 # -- games, options, players -------------------------------------------------------------------
@@ -100,6 +104,27 @@ def data_files(game: Game, options: dict[str, Any]) -> dict[str, dict[str, Any]]
     return {name: data_file(kind, options[name], name, game.name) for name, kind in game.data_options.items()}
 
 
+def output_format(output: str | None, fmt: str | None, formats: tuple[str, ...]) -> str:
+    """What to write (SPEC §8): --format when given, else the format OUT's extension names,
+    else the command's first format. A --format that contradicts the extension, or a format
+    or extension the command cannot write, is exit 2."""
+    suffix = Path(output).suffix.lower() if output else ""
+    named = EXTENSIONS.get(suffix)
+    if suffix and named is None and fmt is None:
+        raise UsageError(f"{output}: cannot tell the format from {suffix!r}: name the file "
+                         f"{' or '.join('.' + ext_of(f) for f in formats)}, or give --format")
+    if fmt is not None and named is not None and fmt != named:
+        raise UsageError(f"{output}: --format {fmt} but the name says {named}; make them agree")
+    chosen = fmt or named or formats[0]
+    if chosen not in formats:
+        raise UsageError(f"this command writes {', '.join(formats)}, not {chosen}")
+    return chosen
+
+
+def ext_of(fmt: str) -> str:
+    return next(ext[1:] for ext, name in EXTENSIONS.items() if name == fmt)
+
+
 def save(path: str, data: str | bytes) -> None:
     """Write an output (a picture, a sheet, a message) whole or not at all."""
     write_atomic(path, data)
@@ -147,7 +172,7 @@ def play_turn(path: str, move: str, *, seat: int | None = None, comment: str | N
         raise UsageError(f"--comment: at most {MAX_TEXT_CHARS} characters, not {len(comment)}")
     if path == STDIN:
         raise UsageError("move needs a record file to write back to, not - (standard input)")
-    check_output(svg, force)
+    check_output(svg, force=True)  # the picture of the game, refreshed at every move
     check_output(path, force=True)  # a read-only record is refused before any work
     key = private_key(key_file) if key_file else None
     with locked(path):
@@ -205,6 +230,41 @@ def moves(play: Replay, after: str | None) -> dict[str, Any]:
     return {"to_move": to_move, **listing}
 
 
+def history(play: Replay) -> dict[str, Any]:
+    """`history --json` (SPEC §8): every ply with its seat, player, move, time and comment."""
+    from referee.record import toml_datetime
+
+    plies = []
+    for ply, (entry, seat, move) in enumerate(zip(play.record.moves, play.movers, play.entries), 1):
+        plies.append({
+            "ply": ply, "seat": seat, "player": play.record.player_name(seat), "move": move,
+            "at": toml_datetime(entry.at) if entry.at is not None else None,
+            "comment": entry.comment,
+        })
+    return {"plies": plies}
+
+
+def history_lines(play: Replay) -> list[str]:
+    """`history` in words: one line a ply, its comment on the line below."""
+    lines = []
+    for item in history(play)["plies"]:
+        who = item["player"] or f"seat {item['seat']}"
+        when = item["at"][:16].replace("T", " ") + " UTC" if item["at"] else ""
+        if len(item["move"]) <= 14:
+            lines.append(_fit(plain(f"{item['ply']:>4}. {item['move']:<14} {when:<20} {who}".rstrip())))
+        else:  # a whole Hermetica turn: the move on a line of its own
+            lines.append(_fit(plain(f"{item['ply']:>4}. {item['move']}")))
+            lines.append(_fit(plain(f"{'':>6}{'':<14} {when:<20} {who}".rstrip())))
+        if item["comment"]:
+            lines.append(_fit(plain(f"      “{item['comment']}”")))
+    return lines or ["No moves yet."]
+
+
+def _fit(line: str, width: int = 78) -> str:
+    """A line cut to a mail's width, with an ellipsis where it was cut."""
+    return line if len(line) <= width else line[: width - 1] + "…"
+
+
 class Verdict(NamedTuple):
     """One record judged by `validate`: its `validate --json` object, the fault if any, and
     the result sentence when valid."""
@@ -246,10 +306,11 @@ def svg_diagram(play: Replay, ply: int | None = None) -> str:
     return draw(play, ply)
 
 
-def diagram(path: str, ply: int | None, fmt: str, output: str | None = None,
+def diagram(path: str, ply: int | None, fmt: str | None = None, output: str | None = None,
             force: bool = False) -> str | bytes:
-    """`referee show`: the position after `ply` (default the last) as text, SVG or PNG, for
-    `output` (refused if it exists, unless `force`)."""
+    """`referee show`: the position after `ply` (default the last) as text, SVG or PNG (by
+    `fmt`, or by the name of `output`), for `output` (refused if it exists, unless `force`)."""
+    fmt = output_format(output, fmt, SHOW_FORMATS)
     check_output(output, force)
     play = load(path)
     if ply is not None and not 0 <= ply <= play.plies:
@@ -265,10 +326,11 @@ def diagram(path: str, ply: int | None, fmt: str, output: str | None = None,
 
 
 def blank_board(game_name: str, option_pairs: list[str] | None, paper: str,
-                output: str | None = None, force: bool = False) -> str:
-    """`referee board`: the empty board of a game as a printable SVG sheet, for `output`."""
+                output: str | None = None, force: bool = False, fmt: str | None = None) -> str | bytes:
+    """`referee board`: the empty board of a game as a printable sheet, for `output`."""
     from referee.render.diagram import paper_board
 
+    output_format(output, fmt, BOARD_FORMATS)
     game = game_named(game_name)
     options = game_options(game, option_pairs)
     check_output(output, force)
@@ -288,6 +350,7 @@ def mail(path: str, to: str | None, output: str | None = None, force: bool = Fal
     from referee.mail import build_message
     from referee.render.png import svg_to_png
 
+    output_format(output, None, ("eml",))
     check_output(output, force)
     data = read_input(path, "record")
     play = replay(parse_record(data, path))

@@ -9,6 +9,9 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+from typer.testing import CliRunner
+
+from referee.cli import app
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_games"
 
@@ -165,14 +168,36 @@ def test_resign_ends_the_game_for_the_seat_to_move(cli):
     assert cli("validate", path).exit_code == 0
 
 
-def test_move_writes_the_svg_when_asked(cli):
+def test_move_refreshes_the_svg_at_every_move(cli):
+    """As the README shows it: the same --svg each turn, the picture of the game so far."""
     path = new_odd(cli)
     assert cli("move", path, "b e5", "--svg", "board.svg").exit_code == 0
     assert ET.parse("board.svg").getroot().tag.endswith("svg")
-    before = path.read_bytes()
-    refused = cli("move", path, "w a1", "--svg", "board.svg")
-    assert refused.exit_code == 2 and path.read_bytes() == before
-    assert cli("move", path, "w a1", "--svg", "board.svg", "--force").exit_code == 0
+    first = Path("board.svg").read_bytes()
+    assert cli("move", path, "w a1", "--svg", "board.svg").exit_code == 0
+    assert Path("board.svg").read_bytes() != first and "Ply 2" in Path("board.svg").read_text()
+
+
+@pytest.mark.parametrize("args, written", [
+    (("show", "G", "-o", "x.svg"), "<svg"), (("show", "G", "-o", "x.png"), "\x89PNG"),
+    (("show", "G", "-o", "x.txt"), "Odd"), (("board", "odd", "-o", "x.svg"), "<svg"),
+])
+def test_the_output_format_follows_the_name_SPEC_8(cli, args, written):
+    path = new_odd(cli)
+    result = cli(*[str(path) if a == "G" else a for a in args])
+    assert result.exit_code == 0, result.output
+    out = Path(args[args.index("-o") + 1]).read_bytes()
+    assert out.startswith(written.encode("latin-1")) or written.encode() in out
+
+
+@pytest.mark.parametrize("args", [
+    ("show", "G", "-o", "x.svg", "--format", "text"), ("show", "G", "-o", "x.doc"),
+    ("board", "odd", "-o", "x.png"), ("mail", "G", "-o", "x.txt", "--to", "bo@example.org"),
+])
+def test_a_format_the_name_contradicts_or_cannot_be_written_is_exit_2_SPEC_8(cli, args):
+    path = new_odd(cli)
+    result = cli(*[str(path) if a == "G" else a for a in args])
+    assert result.exit_code == 2 and not Path(args[args.index("-o") + 1]).exists()
 
 
 def _pass_record():
@@ -310,3 +335,43 @@ def test_python_dash_m_runs_the_referee(tmp_path):
         [sys.executable, "-m", "referee", "games"], capture_output=True, text=True, cwd=tmp_path
     )
     assert result.returncode == 0 and "odd" in result.stdout
+
+
+# -- everyday conveniences (SPEC §8) ---------------------------------------------------------
+
+
+def test_history_lists_every_ply_with_its_seat_player_time_and_comment_SPEC_8(cli):
+    path = new_odd(cli, "g.toml", "--player", "1=Ann <ann@example.org>")
+    cli("move", path, "b e5", "--comment", "the centre")
+    cli("move", path, "w d4")
+    plies = json.loads(cli("history", path, "--json").stdout)["plies"]
+    assert [(p["ply"], p["seat"], p["player"], p["move"], p["comment"]) for p in plies] == [
+        (1, 1, "Ann <ann@example.org>", "b e5", "the centre"), (2, 2, "Bo", "w d4", None)]
+    assert all(p["at"].endswith("Z") for p in plies)
+    text = cli("history", path).stdout
+    assert "b e5" in text and "the centre" in text and max(map(len, text.splitlines())) <= 78
+
+
+def test_a_record_on_standard_input_SPEC_8(cli):
+    path = new_odd(cli)
+    cli("move", path, "b e5")
+    result = CliRunner().invoke(app, ["status", "--json", "-"], input=path.read_bytes())
+    assert result.exit_code == 0 and json.loads(result.stdout)["ply"] == 1
+
+
+def test_validate_searches_folders_in_name_order_SPEC_8(cli):
+    Path("club/round-2").mkdir(parents=True)
+    Path("club/.hidden").mkdir()
+    for name in ("club/b.toml", "club/round-2/a.toml", "club/a.toml", "club/.hidden/x.toml"):
+        Path(name).write_text('format = 1\ngame = "odd"\n')
+    Path("club/notes.txt").write_text("not a record")
+    result = cli("validate", "--json", "club")
+    assert result.exit_code == 0
+    assert [r["file"] for r in json.loads(result.stdout)] == [
+        "club/a.toml", "club/b.toml", "club/round-2/a.toml"]
+
+
+def test_a_record_with_a_byte_order_mark_is_read_SPEC_8(cli):
+    Path("bom.toml").write_bytes(b'\xef\xbb\xbfformat = 1\ngame = "odd"\nmoves = ["b e5"]\n')
+    assert cli("validate", "bom.toml").exit_code == 0
+    assert cli("move", "bom.toml", "w d4").exit_code == 0
