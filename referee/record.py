@@ -14,12 +14,13 @@ from typing import Any
 
 import tomli_w
 
+from referee.clock import Clock
 from referee.errors import RecordError
 from referee.files import MAX_INPUT_BYTES, read_input
 
 FORMAT = 1
-TOP_KEYS = ("format", "game", "id", "options", "players", "setup", "moves", "pending", "result")
-ENTRY_KEYS = ("move", "at", "comment", "pending", "digest", "signature")
+TOP_KEYS = ("format", "game", "id", "options", "players", "setup", "clock", "moves", "pending", "result")
+ENTRY_KEYS = ("move", "at", "comment", "leave", "offer", "pending", "digest", "signature")
 PENDING_KEYS = ("if", "then")
 RESULT_KEYS = ("winners", "reason")
 PLAYER_KEYS = ("name", "key")
@@ -37,10 +38,12 @@ class Entry:
 
     def __init__(self, move: str, at: dt.datetime | None = None, comment: str | None = None,
                  digest: str | None = None, signature: str | None = None, line: int | None = None,
-                 pending: list[dict[str, str]] | None = None):
+                 pending: list[dict[str, str]] | None = None,
+                 leave: tuple[dt.datetime, dt.datetime] | None = None, offer: str | None = None):
         self.move, self.at, self.comment = move, at, comment
         self.digest, self.signature, self.line = digest, signature, line
         self.pending = [] if pending is None else pending
+        self.leave, self.offer = leave, offer  # SPEC §6: leave declared, a draw offered
 
     def __repr__(self) -> str:
         return f"Entry({self.move!r}, at={self.at!r}, comment={self.comment!r})"
@@ -51,6 +54,10 @@ class Entry:
             lines.append(f"at = {toml_datetime(self.at)}\n")
         if self.comment is not None:
             lines.append(_dumps({"comment": self.comment}))
+        if self.leave is not None:
+            lines.append(f"leave = [{toml_datetime(self.leave[0])}, {toml_datetime(self.leave[1])}]\n")
+        if self.offer is not None:
+            lines.append(_dumps({"offer": self.offer}))
         if self.pending:
             lines.append(_dumps({"pending": self.pending}))
         for key in ("digest", "signature"):
@@ -85,8 +92,10 @@ class Record:
         path: str | None = None,
         result_line: int | None = None,
         id: str | None = None,
+        clock: dict[str, Any] | None = None,
     ):
         self.game, self.id = game, id
+        self.clock = clock  # SPEC §6: the [clock] table as written, None without a clock
         self.options = {} if options is None else options
         self.players = {} if players is None else players
         self.setup = {} if setup is None else setup
@@ -131,6 +140,10 @@ class Record:
             parts.append(_dumps({"players": players}))
         if self.setup:
             parts.append(_dumps({"setup": self.setup}))
+        if self.clock is not None:
+            parts.append("[clock]\n" + "".join(
+                f"{key} = {toml_datetime(value)}\n" if isinstance(value, dt.datetime) else _dumps({key: value})
+                for key, value in self.clock.items()))
         for entry in self.moves:
             parts.append("[[moves]]\n" + entry.to_toml())
         if self.result is not None:
@@ -241,6 +254,14 @@ def _build(doc: dict[str, Any], text: str, name: str) -> Record:
         raise _fail("id must be 32 lower-case hex digits, as `referee new` writes it", name)
     options = _table(doc, "options", name)
     setup = _table(doc, "setup", name)
+    clock = doc.get("clock")
+    if clock is not None:
+        if not isinstance(clock, dict):
+            raise _fail("clock must be a table [clock]", name)
+        try:
+            Clock.from_table(clock)
+        except ValueError as exc:
+            raise _fail(str(exc), name, _header_line(text, r"\[\s*clock\s*\]")) from None
     players = _players(_table(doc, "players", name), name)
     moves = _moves(doc.get("moves", []), text, name)
     legacy_pending = _pending(doc.get("pending", []), "[[pending]]", name)
@@ -267,6 +288,7 @@ def _build(doc: dict[str, Any], text: str, name: str) -> Record:
         path=name,
         result_line=_header_line(text, r"\[\s*result\s*\]"),
         id=game_id,
+        clock=clock,
     )
 
 
@@ -331,8 +353,17 @@ def _moves(raw: Any, text: str, name: str) -> list[Entry]:
             pending = _pending(item.get("pending", []), "pending", name)
         except RecordError as exc:
             raise exc.located(line=line, ply=i + 1, move=item["move"]) from None
+        leave = item.get("leave")
+        if leave is not None:
+            if not (isinstance(leave, list) and len(leave) == 2
+                    and all(isinstance(t, dt.datetime) and t.tzinfo is not None for t in leave)):
+                raise RecordError("leave must be two UTC date-times, [FROM, TO]",
+                                  file=name, line=line, ply=i + 1, move=item["move"])
+            leave = (leave[0], leave[1])
+        if "offer" in item and item["offer"] != "draw":
+            raise RecordError('offer must be "draw"', file=name, line=line, ply=i + 1, move=item["move"])
         entries.append(Entry(item["move"], at, item.get("comment"), item.get("digest"),
-                             item.get("signature"), line, pending))
+                             item.get("signature"), line, pending, leave, item.get("offer")))
     for ply, entry in enumerate(entries, 1):
         longest = max(len(entry.move), *(len(v or "") for v in (entry.comment, entry.digest, entry.signature)))
         limit = MAX_MOVE_CHARS if len(entry.move) > MAX_MOVE_CHARS else MAX_TEXT_CHARS

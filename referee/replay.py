@@ -2,46 +2,82 @@
 
 It walks the record ply by ply through the game's hooks, keeps every position (so `show --ply`
 is free), handles what is common to all games (resignation, the automatic passes, the end of the
-game, the `[result]` check) and locates every error at its file, line, ply and move.
+game, the `[result]` check), and what is common to the two-seat games played by mail: the clock,
+time claims and draw offers (SPEC §6). It locates every error at its file, line, ply and move.
 """
 
 from __future__ import annotations
 
-from typing import Any
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any, NamedTuple
 
+from referee import seal
+from referee.clock import Clock, ClockError, stamp, words
+from referee.data import builtin_data
 from referee.errors import IllegalMoveError, NotationError, RecordError, RefereeError
 from referee.games import GAMES, Game, Move, Outcome
-from referee.data import builtin_data
-from referee import seal
 from referee.record import MAX_MOVE_CHARS, Entry, Record
 
 RESIGN = "resign"
+CLAIM = "claim time"
+ACCEPT = "accept draw"
+DRAW = "draw"
 
 
+# Entries every two-seat game knows beside its own moves: the end of a game by the players'
+# word or by the clock rather than on the board.
+
+
+@dataclass(frozen=True)
 class Resign(Move):
-    __slots__ = ("seat",)
-
-    def __init__(self, seat: int):
-        self.seat = seat
+    seat: int
 
     def __str__(self) -> str:
         return RESIGN
 
 
+@dataclass(frozen=True)
+class ClaimTime(Move):
+    seat: int  # the claimant: the seat not to move
+
+    def __str__(self) -> str:
+        return CLAIM
+
+
+@dataclass(frozen=True)
+class AcceptDraw(Move):
+    seat: int
+
+    def __str__(self) -> str:
+        return ACCEPT
+
+
+class Standing(NamedTuple):
+    """What stands between the players after a ply, besides the position: the clock (None in
+    a game without one) and the seat whose draw offer awaits an answer."""
+
+    clock: Clock | None = None
+    offer: int | None = None
+
+
 class Replay:
-    """A record replayed so far: the position after every ply, and who made each ply."""
+    """A record replayed so far: the position after every ply, who made each ply, how the
+    game ended if the players or the clock ended it, and the clock and offers after each ply."""
 
     def __init__(self, record: Record, game: Game, options: dict[str, Any], states: list[Any],
                  played: list[Move] | None = None, movers: list[int] | None = None,
-                 resigned: tuple[int, int] | None = None, digests: list[str] | None = None):
+                 ended: tuple[int, Outcome] | None = None, digests: list[str] | None = None,
+                 standing: list[Standing] | None = None):
         self.record, self.game, self.options = record, game, options
         self.states = states  # states[k] is the position after k plies
         self.played = [] if played is None else played  # played[k-1] made ply k
         self.movers = [] if movers is None else movers  # movers[k-1] is the seat that made ply k
-        self.resigned = resigned  # (ply, seat)
+        self.ended = ended  # (ply, outcome) of a resignation, a time claim or an agreed draw
         # The seal of each ply of `record` (seal.py), as `replay` checked it or the turn that
         # wrote the record made it. Plies tried on a fork have none.
         self.digests = [] if digests is None else digests
+        self.standing = [Standing()] if standing is None else standing  # standing[k] after k plies
 
     @property
     def plies(self) -> int:
@@ -56,14 +92,18 @@ class Replay:
     def state(self) -> Any:
         return self.states[-1]
 
+    @property
+    def clock(self) -> Clock | None:
+        return self.standing[-1].clock
+
+    @property
+    def resigned(self) -> bool:
+        return self.ended is not None and isinstance(self.played[self.ended[0] - 1], Resign)
+
     def outcome(self, ply: int | None = None) -> Outcome | None:
         ply = self.plies if ply is None else ply
-        if self.resigned and ply >= self.resigned[0]:
-            seat = self.resigned[1]
-            if self.game.cooperative:
-                return Outcome((), f"seat {seat} resigned", summary=f"Lost: seat {seat} resigned")
-            others = tuple(s for s in self.seats if s != seat)
-            return Outcome(others, f"seat {seat} resigned")
+        if self.ended and ply >= self.ended[0]:
+            return self.ended[1]
         return self.game.outcome(self.states[ply])
 
     def result_sentence(self, ply: int | None = None) -> str:
@@ -104,35 +144,93 @@ class Replay:
     def fork(self) -> "Replay":
         """A copy to try moves on; positions are values, so only the lists are copied."""
         return Replay(self.record, self.game, self.options, list(self.states), list(self.played),
-                      list(self.movers), self.resigned, list(self.digests))
+                      list(self.movers), self.ended, list(self.digests), list(self.standing))
 
-    def push(self, text: str) -> Move:
-        """Check and play one entry; on any error the replay is left exactly as it was."""
-        state = self.state
+    def upto(self, ply: int) -> "Replay":
+        """The game as it stood after `ply` plies."""
+        ended = self.ended if self.ended and self.ended[0] <= ply else None
+        return Replay(self.record, self.game, self.options, self.states[: ply + 1], self.played[:ply],
+                      self.movers[:ply], ended, self.digests[:ply], self.standing[: ply + 1])
+
+    def push(self, text: str, *, at: dt.datetime | None = None,
+             leave: tuple[dt.datetime, dt.datetime] | None = None, offer: str | None = None) -> Move:
+        """Check and play one entry, stamped `at`, declaring `leave` and offering a draw when
+        `offer` is "draw"; on any error the replay is left exactly as it was. Without `at`, the
+        clock stands still (a move tried on a fork)."""
+        state, standing = self.state, self.standing[-1]
         if self.outcome() is not None:
             raise IllegalMoveError("the game is already over")
         if len(text) > MAX_MOVE_CHARS:
             # A record cannot hold such a move (record.py); a command line must not either.
             raise NotationError(f"a move of {len(text)} characters: at most {MAX_MOVE_CHARS}")
-        if text.strip().lower() == RESIGN:
-            # R-G2: only the seat to move may resign; everybody else wins.
-            move: Move = Resign(self.game.to_move(state))
-            mover = move.seat
-            self.resigned = (self.plies + 1, move.seat)
-            self.states.append(state)
+        word = " ".join(text.lower().split())
+        ended = None
+        if word in (RESIGN, CLAIM, ACCEPT):
+            move, ended = self._ending(word, state, standing, at)
+            mover, after = move.seat, state
         else:
             move = self.game.parse(state, text)
             mover = self.game.mover(state, move)
-            self.states.append(self.game.apply(state, move))
+            after = self.game.apply(state, move)
+        if offer is not None and (offer != DRAW or ended is not None or len(self.seats) != 2):
+            raise IllegalMoveError("a draw can be offered with a move of a two-seat game that goes on")
+        clock = standing.clock
+        if leave is not None and clock is None:
+            raise IllegalMoveError("this game has no clock: there is no leave to take")
+        if clock is not None and at is not None and not isinstance(move, ClaimTime):
+            own = not (word == "pass" and self.game.must_pass(state))
+            try:
+                clock = clock.after(mover, at, own=own, leave=leave)
+            except ClockError as exc:
+                raise IllegalMoveError(str(exc)) from None
+        self.states.append(after)
         self.played.append(move)
         self.movers.append(mover)
+        self.standing.append(Standing(clock, mover if offer == DRAW else None))
+        if ended is not None:
+            self.ended = (self.plies, ended)
         return move
 
-    def push_forced_passes(self) -> list[Move]:
-        """The passes the referee writes for seats that cannot act (R-G3, SPEC §4)."""
+    def _ending(self, word: str, state: Any, standing: Standing,
+                at: dt.datetime | None) -> tuple[Move, Outcome]:
+        """A resignation, a time claim or the acceptance of a draw offer, and how it ends the
+        game; raises IllegalMoveError when it may not be made now."""
+        to_move = self.game.to_move(state)
+        others = tuple(s for s in self.seats if s != to_move)
+        if word == RESIGN:
+            # R-G2: only the seat to move may resign; everybody else wins.
+            if self.game.cooperative:
+                return Resign(to_move), Outcome((), f"seat {to_move} resigned",
+                                                summary=f"Lost: seat {to_move} resigned")
+            return Resign(to_move), Outcome(others, f"seat {to_move} resigned")
+        if len(self.seats) != 2 or self.game.cooperative:
+            raise IllegalMoveError(f"{word}: only in a game of two seats")
+        if word == ACCEPT:
+            # SPEC §6: only as the very next entry after the offer, by the seat then to move.
+            if standing.offer is None or standing.offer == to_move:
+                raise IllegalMoveError("accept draw: no draw offer stands (an offer is answered "
+                                       "by the very next move)")
+            return AcceptDraw(to_move), Outcome((), "draw agreed")
+        # SPEC §6: claim time, by the seat not to move, at the claim's own time stamp.
+        claimant = others[0]
+        if standing.clock is None:
+            raise IllegalMoveError("claim time: this game has no clock")
+        if at is None:
+            raise IllegalMoveError("claim time: the claim needs its time stamp")
+        left = standing.clock.left(to_move, at, to_move=True)
+        if left > 0:
+            raise IllegalMoveError(
+                f"claim time: seat {to_move} still has {words(left)} left, until "
+                f"{stamp(standing.clock.deadline(to_move))}"
+            )
+        return ClaimTime(claimant), Outcome((claimant,), f"seat {to_move} ran out of time")
+
+    def push_forced_passes(self, at: dt.datetime | None = None) -> list[Move]:
+        """The passes the referee writes for seats that cannot act (R-G3, SPEC §4), stamped
+        like the move before them (SPEC §6: they cost nothing)."""
         passes = []
         while self.outcome() is None and self.game.must_pass(self.state):
-            passes.append(self.push("pass"))
+            passes.append(self.push("pass", at=at))
         return passes
 
 
@@ -169,7 +267,12 @@ def start(record: Record) -> Replay:
         state = game.start(options, setup)
     except ValueError as exc:
         raise RecordError(str(exc), **where) from None
-    return Replay(record, game, options, [state])
+    clock = None
+    if record.clock is not None:
+        if seats != 2 or game.cooperative:
+            raise RecordError(f"[clock]: clocks are for games of two seats, not {game.name}", **where)
+        clock = Clock.from_table(record.clock)
+    return Replay(record, game, options, [state], standing=[Standing(clock)])
 
 
 def replay(record: Record) -> Replay:
@@ -201,7 +304,9 @@ def _check_signed_seats(play: Replay) -> None:
 
 def _push_entry(play: Replay, entry: Entry, number: int, path: str | None) -> None:
     try:
-        play.push(entry.move)
+        if play.clock is not None and entry.at is None:
+            raise RecordError("with a clock, every ply needs its time stamp (at = …)")
+        play.push(entry.move, at=entry.at, leave=entry.leave, offer=entry.offer)
     except RefereeError as exc:
         raise exc.located(file=path, line=entry.line, ply=number, move=entry.move.strip())
 

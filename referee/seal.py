@@ -14,6 +14,7 @@ another game or kept under another key. Which plies must be signed is `unsigned_
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import json
 from typing import Any
@@ -36,6 +37,8 @@ def header_text(record: Record, *, keys: bool = True) -> str:
     """What digest 0 covers: the game, its id and the seats' public keys when the record has
     them, its options and its setup. (keys=False: as a referee before SPEC §9 sealed it.)"""
     body: dict[str, Any] = {"game": record.game, "options": record.options, "setup": record.setup}
+    if record.clock is not None:  # SPEC §6: times written as `at` is
+        body["clock"] = {k: toml_datetime(v) if isinstance(v, dt.datetime) else v for k, v in record.clock.items()}
     if record.id is not None:
         body["id"] = record.id
     if keys and record.keys():
@@ -45,9 +48,13 @@ def header_text(record: Record, *, keys: bool = True) -> str:
 
 def entry_text(ply: int, move: str, entry: Entry) -> str:
     """What ply `ply` adds to the chain: its canonical move, time stamp and comment, and the
-    conditional replies it set when there are any."""
+    leave, draw offer and conditional replies it carries when it has any (SPEC §6, §9)."""
     at = toml_datetime(entry.at) if entry.at is not None else None
     body: dict[str, Any] = {"ply": ply, "move": move, "at": at, "comment": entry.comment}
+    if entry.leave is not None:
+        body["leave"] = [toml_datetime(t) for t in entry.leave]
+    if entry.offer is not None:
+        body["offer"] = entry.offer
     if entry.pending:
         body["pending"] = entry.pending
     return canonical_json(body)

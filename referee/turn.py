@@ -40,14 +40,19 @@ def take_turn(
     at: dt.datetime | None = None,
     conditions: list[tuple[str, str]] | tuple = (),
     key: Any = None,
+    leave: tuple[dt.datetime, dt.datetime] | None = None,
+    offer_draw: bool = False,
 ) -> TurnResult:
     """Play `text` for the seat to move (refused unless it is `seat`, when given) and whatever
     conditional replies it triggers; leave `conditions` standing for the opponent's reply;
-    sign the new ply with `key` (a signing.Signer) when given. Raises a located RefereeError."""
+    sign the new ply with `key` (a signing.Signer) when given; declare `leave` and offer a draw
+    with it (SPEC §6). Every new ply is stamped `at`: the passes it forces and the conditional
+    replies it triggers carry the stamp of the move that made them. Raises a located
+    RefereeError."""
     work = play.fork()
     before = play.plies
     mover = work.to_move()
-    _play(work, text, seat)
+    _play(work, text, at, seat, leave=leave, offer="draw" if offer_draw else None)
     mine = work.entries[before]
     notes = [f"Seat {s} cannot act and passes (R-G3)."
              for s, move in zip(work.movers[before:], work.entries[before:]) if move == "pass"]
@@ -61,7 +66,7 @@ def take_turn(
         elif work.to_move() != owner:  # None once the game is over
             notes.append(f"Seat {owner}'s conditional reply {then} was dropped: it is not their turn.")
         else:
-            reply, note = _answer(work, f"Seat {owner}'s", mine, then)
+            reply, note = _answer(work, f"Seat {owner}'s", mine, then, at)
             notes.append(note)
     pending: list[dict[str, str]] = []
     if conditions and reply is not None:
@@ -70,11 +75,12 @@ def take_turn(
         if answer is None or work.to_move() != mover:
             notes.append(f"Your conditional moves were dropped: seat {owner} replied {reply}.")
         else:
-            notes.append(_answer(work, "Your", reply, answer)[1])
+            notes.append(_answer(work, "Your", reply, answer, at)[1])
     elif conditions:
         pending = [_check_condition(work, mover, i, t) for i, t in conditions]
         notes.append(f"{len(pending)} conditional move(s) left for seat {work.to_move()}'s reply.")
-    work.record = _new_record(play, work, at=at, comment=comment, pending=pending)
+    work.record = _new_record(play, work, at=at, comment=comment, pending=pending, leave=leave,
+                              offer="draw" if offer_draw else None)
     work.digests = play.digests + seal.extend(
         play.digests[-1] if play.digests else seal.header_digest(play.record),
         before + 1, work.entries[before:], work.record.moves[before:],
@@ -83,23 +89,27 @@ def take_turn(
     return TurnResult(work, notes)
 
 
-def _play(work: Replay, text: str, seat: int | None = None) -> None:
+def _play(work: Replay, text: str, at: dt.datetime | None, seat: int | None = None, **extra: Any) -> None:
     """Check and play one entry and the passes it forces, on `work`; a refusal is located at
     the record's file, the new ply and the move."""
     try:
         if work.outcome() is not None:
             raise IllegalMoveError(f"the game is over ({work.result_sentence()})")
-        if seat is not None and seat != work.to_move():
-            raise IllegalMoveError(f"seat {seat} is not to move: seat {work.to_move()} is")
-        work.push(text)
+        to_move = work.to_move()
+        work.push(text, at=at, **extra)
+        # Checked once the entry is read: a time claim is made by the seat not to move. (A
+        # refusal here leaves `work` changed, but only the player's own move has a seat, and
+        # its refusal ends the whole turn.)
+        if seat is not None and seat != work.movers[-1]:
+            raise IllegalMoveError(f"seat {seat} is not to move: seat {to_move} is")
     except RefereeError as exc:
         raise exc.located(file=work.record.path, ply=work.plies + 1, move=text.strip())
-    work.push_forced_passes()
+    work.push_forced_passes(at)
 
 
 def _new_record(
     play: Replay, work: Replay, *, at: dt.datetime | None, comment: str | None,
-    pending: list[dict[str, str]],
+    pending: list[dict[str, str]], leave: tuple[dt.datetime, dt.datetime] | None, offer: str | None,
 ) -> Record:
     """The record after the turn: the old plies in canonical form with their stamps, comments,
     conditions and signatures, the new plies stamped `at` (the first with the comment, and the
@@ -110,18 +120,17 @@ def _new_record(
     before = play.plies
     entries = [
         Entry(move, entry.at, entry.comment, signature=entry.signature, line=entry.line,
-              pending=entry.pending)
+              pending=entry.pending, leave=entry.leave, offer=entry.offer)
         for move, entry in zip(work.entries, old.moves)
     ]
-    entries += [Entry(move, at, comment if ply == before else None,
-                      pending=pending if ply == before else None)
-                for ply, move in enumerate(work.entries[before:], before)]
+    entries += [Entry(move, at, comment, pending=pending, leave=leave, offer=offer) if ply == before
+                else Entry(move, at) for ply, move in enumerate(work.entries[before:], before)]
     outcome = work.outcome()
     result = old.result
     if outcome is not None:
         result = {"winners": list(outcome.winners), "reason": outcome.reason}
     return Record(old.game, old.options, old.players, old.setup, entries, result=result,
-                  path=old.path, id=old.id)
+                  path=old.path, id=old.id, clock=old.clock)
 
 
 def _seal(work: Replay, *, first: int, key: Any) -> None:
@@ -157,13 +166,14 @@ def _seal(work: Replay, *, first: int, key: Any) -> None:
         entry.signature = key.sign(entry.digest)
 
 
-def _answer(work: Replay, whose: str, condition: str, then: str) -> tuple[str | None, str]:
+def _answer(work: Replay, whose: str, condition: str, then: str,
+            at: dt.datetime | None) -> tuple[str | None, str]:
     """Play `then`, the conditional reply `whose` left for `condition`: the reply as played (or
     None when it cannot be, the position having changed in a way its sender could not foresee),
     and the note that says so."""
     start = work.plies
     try:
-        _play(work, then)
+        _play(work, then, at)
     except RefereeError as exc:
         return None, f"{whose} conditional reply {then} was dropped: {exc.reason}."
     reply = work.entries[start]

@@ -212,13 +212,6 @@ def test_a_hand_edited_signed_game_never_lets_a_forged_ply_through_SPEC_9(edits)
     survives(check)
 
 
-def _at_ply(play: Replay, ply: int) -> Replay:
-    """The sample's game as it stood after `ply` plies."""
-    resigned = play.resigned if play.resigned and play.resigned[0] <= ply else None
-    return Replay(play.record, play.game, play.options, play.states[: ply + 1],
-                  play.played[:ply], play.movers[:ply], resigned)
-
-
 @pytest.mark.parametrize("game_id", GAME_IDS)
 def test_move_strings_are_played_or_refused(game_id):
     names = BY_GAME[game_id]
@@ -230,7 +223,7 @@ def test_move_strings_are_played_or_refused(game_id):
     @given(st.sampled_from(names), st.integers(0, 10**6), move_strings(alphabet, legal))
     def run(name, where, text):
         sample = PLAYS[name]
-        play = _at_ply(sample, where % (sample.plies + 1))
+        play = sample.upto(where % (sample.plies + 1))
         plies = play.plies
         if survives(lambda: play.push(text)) is not None:
             # A refused move leaves the game exactly as it was.
@@ -239,7 +232,7 @@ def test_move_strings_are_played_or_refused(game_id):
         # A move the referee accepts is one it can draw and replay from its canonical form.
         text_diagram(play)
         svg_diagram(play)
-        again = _at_ply(sample, plies)
+        again = sample.upto(plies)
         again.push(str(play.played[-1]))
         assert again.entries == play.entries
 

@@ -201,7 +201,7 @@ def _expect(sample: Sample, play: Replay, passes: int) -> None:
         "finished": not over,
         "passes": not over or passes == 0,
         "in progress": over,
-        "resign": play.resigned is None,
+        "resign": not play.resigned,
     }
     if problems[sample.expect]:
         raise SystemExit(f"{sample.path}: the seed no longer gives a game that is {sample.expect!r}")
