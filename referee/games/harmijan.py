@@ -16,7 +16,7 @@ from typing import Any, Callable, Iterator, Mapping
 
 from referee.errors import IllegalMoveError, NotationError
 from referee.games.base import Game, Move, Option, Outcome, Pass, count
-from referee.geometry import HexHexGrid
+from referee.geometry import HexHexGrid, hexhex_grid
 from referee.picture import Picture, PieceKind
 
 EMPTY, BLACK, WHITE = 0, 1, 2
@@ -176,13 +176,7 @@ class HarmijanState:
     def creature_labels(self) -> tuple[list[int], list[list[int]]]:
         """Each cell's creature id (−1 when empty) and each creature's cells, once per position;
         the turn listing adjusts them per mover instead of labelling again per candidate."""
-        label = [-1] * len(self.stones)
-        members = []
-        for cid, (_, cells) in enumerate(self.grid.components(self.stones)):
-            for c in cells:
-                label[c] = cid
-            members.append(cells)
-        return label, members
+        return self.grid.component_labels(self.stones)
 
     def creatures(self, colour: int) -> list[list[int]]:
         label, members = self.creature_labels
@@ -337,21 +331,6 @@ def _all_setups(grid: HexHexGrid) -> tuple[Setup, ...]:
     )
 
 
-@cache
-def _grid(size: int) -> HexHexGrid:
-    return HexHexGrid(size)
-
-
-def _direction(grid: HexHexGrid, a: int, b: int) -> tuple[int, int] | None:
-    """The unit step from a towards b when b lies in a straight line from a, else None."""
-    (qa, ra), (qb, rb) = grid.coords[a], grid.coords[b]
-    dq, dr = qb - qa, rb - ra
-    if (dq, dr) == (0, 0) or not (dq == 0 or dr == 0 or dq == dr):
-        return None
-    length = max(abs(dq), abs(dr))
-    return (dq // length, dr // length)
-
-
 # -- the game ----------------------------------------------------------------------------------
 
 
@@ -367,7 +346,7 @@ class Harmijan(Game):
     )
 
     def start(self, options: Mapping[str, Any], setup: Mapping[str, Any]) -> HarmijanState:
-        grid = _grid(options["size"])
+        grid = hexhex_grid(options["size"])
         return HarmijanState(grid, (EMPTY,) * len(grid))
 
     # -- reading -----------------------------------------------------------------------------
@@ -489,7 +468,7 @@ class Harmijan(Game):
         label, members = state.creature_labels
         if len(members[label[start]]) == 1:
             raise refuse(f"the stone on {name(start)} is a one-stone creature and cannot move (R-HJ2)")
-        direction = _direction(grid, start, move.end)
+        direction = grid.direction(start, move.end)
         if direction is None:
             where = "is the start" if start == move.end else f"is not in a straight line from {name(start)}"
             raise refuse(f"{name(move.end)} {where}; a stone moves along one of the 6 lines (R-HJ3)")
@@ -522,7 +501,7 @@ class Harmijan(Game):
             if problem:
                 raise IllegalMoveError(f"{move}: {problem}")
             return
-        towards = _direction(grid, move.end, move.place)
+        towards = grid.direction(move.end, move.place)
         if towards is None:
             where = "is the moved stone's cell" if move.place == move.end else (
                 f"is not in a straight line from {name(move.end)}"
@@ -691,7 +670,7 @@ class Harmijan(Game):
         return picture
 
     def blank_picture(self, options: Mapping[str, Any], setup: Mapping[str, Any]) -> Picture:
-        return Picture(_grid(options["size"]), self.kinds(None))
+        return Picture(hexhex_grid(options["size"]), self.kinds(None))
 
 
 def _wrap(head: str, items: list[str], width: int = 76) -> list[str]:
