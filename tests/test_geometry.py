@@ -4,13 +4,15 @@ called, how they touch, where straight lines run and where the renderers draw th
 from __future__ import annotations
 
 import math
+import random
 import re
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.geometry import HexHexGrid, SquareGrid
+from referee.geometry import HexHexGrid, SquareGrid, hexhex_grid, square_grid
+from referee.geometry.columns import ColumnHexGrid
 
 HEX_SIDES = range(3, 13)
 SQRT3_2 = math.sqrt(3) / 2
@@ -418,6 +420,64 @@ def test_components_partition_into_maximal_connected_groups(data):
                     seen.add(nb)
                     stack.append(nb)
         assert seen == members
+
+
+def test_component_labels_number_the_groups_of_components():
+    grid = HexHexGrid(5)
+    rng = random.Random(7)
+    for _ in range(40):
+        values = [rng.choice((0, 0, 1, 2)) for _ in grid]
+        label, groups = grid.component_labels(values)
+        assert [(values[cells[0]], cells) for cells in groups] == grid.components(values)
+        assert label == [
+            next((n for n, cells in enumerate(groups) if c in cells), -1) for c in grid
+        ]
+
+
+# -- straight lines between two cells ------------------------------------------------------------
+
+LINE_GRIDS = [
+    HexHexGrid(3),
+    HexHexGrid(5),
+    SquareGrid(5),
+    SquareGrid(6),
+    ColumnHexGrid.centred([9, 10, 11, 12, 11, 10, 9]),
+    ColumnHexGrid([3, 4, 3], [1, 0, 1]),
+]
+
+
+@pytest.mark.parametrize("grid", LINE_GRIDS, ids=lambda g: f"{g.shape}-{len(g)}")
+def test_direction_is_the_ray_that_reaches_the_other_cell(grid):
+    """`direction(a, b)` is the step d with b on `ray(a, d)`, and None when no ray reaches b."""
+    for a in grid:
+        on_ray = {b: d for d in grid.directions for b in grid.ray(a, d)}
+        for b in grid:
+            assert grid.direction(a, b) == on_ray.get(b), (grid.name(a), grid.name(b))
+
+
+def test_direction_on_hexhex_keeps_the_letter_the_number_or_steps_both():
+    grid = HexHexGrid(7)
+    c4 = grid.cell("c4")
+    assert grid.direction(c4, grid.cell("c9")) == (0, 1)
+    assert grid.direction(c4, grid.cell("a4")) == (-1, 0)
+    assert grid.direction(c4, grid.cell("f7")) == (1, 1)
+    assert grid.direction(c4, grid.cell("d6")) is None  # a knight's hop is no line
+    assert grid.direction(c4, grid.cell("b5")) is None  # (−1, +1) is not a hex-hex line
+    assert grid.direction(c4, c4) is None
+
+
+# -- shared boards -------------------------------------------------------------------------------
+
+
+def test_cached_boards_are_built_once_per_size():
+    assert hexhex_grid(5) is hexhex_grid(5) and hexhex_grid(6) is not hexhex_grid(5)
+    assert hexhex_grid(5).names == HexHexGrid(5).names
+    assert hexhex_grid(5).neighbours == HexHexGrid(5).neighbours
+    assert square_grid(7) is square_grid(7) and square_grid(7).names == SquareGrid(7).names
+    with pytest.raises(ValueError):
+        hexhex_grid(2)
+    with pytest.raises(ValueError):
+        square_grid(27)
 
 
 # -- square boards (SPEC §2, R-HE1, R-HE2) -------------------------------------------------------

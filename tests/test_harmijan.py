@@ -9,10 +9,13 @@ through a cell keep the letter, keep the number, or step both up (or down) toget
 
 from __future__ import annotations
 
+import gc
 import json
 import random
 import statistics
+import sys
 import time
+from collections import Counter
 from itertools import product
 from pathlib import Path
 
@@ -540,6 +543,50 @@ def test_the_count_starts_after_the_colour_choice_R_HJ8():
     assert dict(play.state.seen) == {}
     play.push("black")
     assert dict(play.state.seen) == {(play.state.stones, BLACK): 1}
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_the_count_agrees_with_a_recount_of_every_position_R_HJ8(seed):
+    play = random_game(seed)
+    keys = []
+    for before, state in zip(play.states[1:], play.states[2:]):
+        # A turn never lowers the number of stones, which is what lets the count look back
+        # only while that number is unchanged.
+        assert state.stones.count(EMPTY) <= before.stones.count(EMPTY)
+        keys.append((state.stones, state.turn))
+        times = keys.count(keys[-1])
+        assert state.times_seen == times
+        assert state.repeated == (times >= 3)
+    assert dict(play.state.seen) == Counter(keys)
+
+
+def _reachable(root, skip: set[int]) -> dict[int, int]:
+    """id → size in bytes of every object reachable from `root`, except those in `skip`."""
+    found, todo = {}, [root]
+    while todo:
+        obj = todo.pop()
+        if id(obj) in found or id(obj) in skip or isinstance(obj, (int, type)) or obj is None:
+            continue
+        found[id(obj)] = sys.getsizeof(obj)
+        todo.extend(gc.get_referents(obj))
+    return found
+
+
+def test_states_share_the_repetition_history_instead_of_copying_it_R_HJ8():
+    """Each state adds one counted position to what the state before it holds, so a game of n
+    plies keeps n counted positions, not a copy of the history in every state (n²/2)."""
+    play = random_game(1)  # 110 plies, 62 of them bites
+    assert play.plies >= 100
+    states = play.states[2:]
+    positions = {id(state.stones) for state in states}  # the states' own, not the history's
+    held: dict[int, int] = {}
+    added = []
+    for state in states:
+        mine = _reachable(state.history, positions)
+        added.append(sum(size for key, size in mine.items() if key not in held))
+        held.update(mine)
+    assert max(added) == added[0]  # every ply adds as much as the first: one link
+    assert sum(held.values()) == len(states) * added[0]
 
 
 # -- speed -----------------------------------------------------------------------------------

@@ -13,10 +13,13 @@ lays it out, row 1 at the bottom; cells that touch in the drawing are neighbours
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from referee.errors import IllegalMoveError, NotationError, RecordError
 from referee.games import GAMES
+from referee.geometry import hexhex_grid, square_grid
 from referee.record import Record, parse_record
 from referee.replay import replay, start
 
@@ -596,3 +599,34 @@ def test_resign_when_the_other_seat_is_stuck_R_G2():
     play.push("resign")
     assert play.movers[-1] == 1
     assert play.outcome().winners == (2,)
+
+
+@pytest.mark.parametrize("options, board", [
+    ({"board": "square", "size": 7}, lambda: square_grid(7)),
+    ({"board": "hex", "size": 5}, lambda: hexhex_grid(5)),
+])
+def test_games_share_one_board_per_kind_and_size_R_HE1(options, board):
+    assert new(**options).state.grid is new(**options).state.grid is board()
+
+
+@pytest.mark.parametrize("folder", ["hermit-square", "hermit-hex"])
+def test_group_counts_agree_with_a_recount_of_the_board_R_HE5(folder):
+    samples = Path(__file__).resolve().parent.parent / "sample_games" / folder
+    for path in sorted(samples.glob("*.toml")):
+        for state in replay(parse_record(path.read_bytes(), str(path))).states:
+            groups = state.grid.components(state.stones)
+            for seat in (1, 2):
+                sizes = [len(cells) for owner, cells in groups if owner == seat]
+                assert state.group_counts(seat) == {
+                    "groups": len(sizes),
+                    "hermits": sizes.count(1),
+                    "threes": sizes.count(3),
+                    "fives": sizes.count(5),
+                }
+                for cell in state.grid:
+                    if state.stones[cell] == 0:
+                        joined = {
+                            i for i, (owner, cells) in enumerate(groups) if owner == seat
+                            and any(nb in cells for nb in state.grid.neighbours[cell])
+                        }
+                        assert state.size_after(seat, cell) == 1 + sum(len(groups[i][1]) for i in joined)

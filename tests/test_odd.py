@@ -16,9 +16,11 @@ import pytest
 
 from referee.errors import IllegalMoveError, NotationError, RecordError
 from referee.games import GAMES
+from referee.games.base import Pass
 from referee.games.odd import Dustin, Odd
+from referee.geometry import hexhex_grid
 from referee.record import Record, parse_record
-from referee.replay import replay, start
+from referee.replay import Resign, replay, start
 
 ROWS_3 = [
     ["a1", "b1", "c1"],
@@ -480,9 +482,6 @@ def test_record_with_a_move_after_resignation_is_refused_R_G2():
 def test_moves_are_values_however_they_were_typed():
     """One move typed two ways is one move: equal, one hash, one canonical text (conditional
     replies and listings compare moves); a different colour, cell or kind of move is not."""
-    from referee.games.base import Pass
-    from referee.replay import Resign
-
     odd, state = GAMES["odd"], new().state
     move = odd.parse(state, "b e5")
     assert move == odd.parse(state, "  B   E5 ") and hash(move) == hash(odd.parse(state, "B E5"))
@@ -490,3 +489,10 @@ def test_moves_are_values_however_they_were_typed():
     assert move != odd.parse(state, "w e5") and move != odd.parse(state, "b e4")
     assert len({move, odd.parse(state, "B E5"), Pass(), Pass(), Resign(1), Resign(1), Resign(2)}) == 4
     assert Pass() != Resign(1) and move != "b e5"
+
+
+def test_odd_and_dustin_share_one_board_per_size_R_OD1():
+    """The board graph is built once per size and shared by games, positions and drawings."""
+    a, b = new("odd", size=4).state, new("dustin", size=4).state
+    assert a.grid is b.grid is hexhex_grid(4)
+    assert GAMES["odd"].blank_picture({"size": 4, "min_group": 5}, {}).grid is a.grid

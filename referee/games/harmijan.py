@@ -16,7 +16,7 @@ from typing import Any, Callable, Iterator, Mapping
 
 from referee.errors import IllegalMoveError, NotationError
 from referee.games.base import Game, Move, Option, Outcome, Pass, count
-from referee.geometry import HexHexGrid
+from referee.geometry import HexHexGrid, hexhex_grid
 from referee.picture import Picture, PieceKind
 
 EMPTY, BLACK, WHITE = 0, 1, 2
@@ -146,6 +146,50 @@ class Step:
     problem: str | None = None
 
 
+class Counted:
+    """One position counted for R-HJ8 (every stone and the colour to move), linked to the
+    position counted before it: a state holds only the newest link, so the history of a game
+    of n plies takes n links, shared by all its states, instead of a copy in each.
+
+    A turn never lowers the number of stones (a placement adds one; a bite takes one and the
+    placement adds one back; a pass changes nothing), so a position can only have stood before
+    while the number of stones has not changed since: counting it looks back only that far.
+    """
+
+    __slots__ = ("stones", "turn", "placed", "times", "before")
+
+    def __init__(self, stones: tuple[int, ...], turn: int, before: "Counted | None"):
+        self.stones, self.turn, self.before = stones, turn, before
+        self.placed = placed = len(stones) - stones.count(EMPTY)
+        self.times = 1  # this occurrence and the earlier ones
+        node = before
+        while node is not None and node.placed == placed:
+            if node.turn == turn and node.stones == stones:
+                self.times = node.times + 1
+                break
+            node = node.before
+
+    def __iter__(self) -> Iterator["Counted"]:
+        """This position and the ones counted before it, newest first."""
+        node: Counted | None = self
+        while node is not None:
+            yield node
+            node = node.before
+
+    def __eq__(self, other: object) -> bool:
+        # Along the chain, not recursively: a long game would pass the recursion limit.
+        if not isinstance(other, Counted):
+            return NotImplemented
+        a, b = self, other
+        while a is not b:
+            if a is None or b is None or (a.turn, a.times, a.stones) != (b.turn, b.times, b.stones):
+                return False
+            a, b = a.before, b.before
+        return True
+
+    __hash__ = None  # type: ignore[assignment]  # compared by content, so unhashable (as the old mapping)
+
+
 @dataclass(frozen=True)
 class HarmijanState:
     grid: HexHexGrid
@@ -153,9 +197,7 @@ class HarmijanState:
     set_up: bool = False  # seat 1 has made the setup ply
     black_seat: int | None = None  # None until seat 2 chooses (R-HJ1)
     turn: int = BLACK  # the colour whose turn it is by alternation, before any pass
-    seen: Mapping[tuple[tuple[int, ...], int], int] = field(
-        default_factory=lambda: MappingProxyType({})
-    )  # R-HJ8
+    history: Counted | None = field(default=None, repr=False)  # the last position counted (R-HJ8)
     repeated: bool = False  # the position now stands for the third time (R-HJ8)
 
     @property
@@ -170,19 +212,35 @@ class HarmijanState:
     def colour_of(self, seat: int) -> int:
         return BLACK if seat == self.black_seat else WHITE
 
+    # -- repetition (R-HJ8) ----------------------------------------------------------------
+
+    @property
+    def times_seen(self) -> int:
+        """How many times this position (stones and colour to move) has been counted."""
+        placed = len(self.stones) - self.stones.count(EMPTY)
+        for node in self.history or ():
+            if node.placed < placed:
+                break  # earlier positions have fewer stones still (see Counted)
+            if node.turn == self.turn and node.stones == self.stones:
+                return node.times
+        return 0
+
+    @property
+    def seen(self) -> Mapping[tuple[tuple[int, ...], int], int]:
+        """Every position counted so far → how many times (R-HJ8), built from the history on
+        request: for inspection and tests, not for play."""
+        counts: dict[tuple[tuple[int, ...], int], int] = {}
+        for node in self.history or ():
+            counts.setdefault((node.stones, node.turn), node.times)
+        return MappingProxyType(counts)
+
     # -- creatures (R-HJ2) -----------------------------------------------------------------
 
     @cached_property
     def creature_labels(self) -> tuple[list[int], list[list[int]]]:
         """Each cell's creature id (−1 when empty) and each creature's cells, once per position;
         the turn listing adjusts them per mover instead of labelling again per candidate."""
-        label = [-1] * len(self.stones)
-        members = []
-        for cid, (_, cells) in enumerate(self.grid.components(self.stones)):
-            for c in cells:
-                label[c] = cid
-            members.append(cells)
-        return label, members
+        return self.grid.component_labels(self.stones)
 
     def creatures(self, colour: int) -> list[list[int]]:
         label, members = self.creature_labels
@@ -337,21 +395,6 @@ def _all_setups(grid: HexHexGrid) -> tuple[Setup, ...]:
     )
 
 
-@cache
-def _grid(size: int) -> HexHexGrid:
-    return HexHexGrid(size)
-
-
-def _direction(grid: HexHexGrid, a: int, b: int) -> tuple[int, int] | None:
-    """The unit step from a towards b when b lies in a straight line from a, else None."""
-    (qa, ra), (qb, rb) = grid.coords[a], grid.coords[b]
-    dq, dr = qb - qa, rb - ra
-    if (dq, dr) == (0, 0) or not (dq == 0 or dr == 0 or dq == dr):
-        return None
-    length = max(abs(dq), abs(dr))
-    return (dq // length, dr // length)
-
-
 # -- the game ----------------------------------------------------------------------------------
 
 
@@ -367,7 +410,7 @@ class Harmijan(Game):
     )
 
     def start(self, options: Mapping[str, Any], setup: Mapping[str, Any]) -> HarmijanState:
-        grid = _grid(options["size"])
+        grid = hexhex_grid(options["size"])
         return HarmijanState(grid, (EMPTY,) * len(grid))
 
     # -- reading -----------------------------------------------------------------------------
@@ -417,7 +460,7 @@ class Harmijan(Game):
                     "a colour is chosen only at ply 2, by seat 2, after the setup (R-HJ1)"
                 )
             black_seat = 2 if move.colour == BLACK else 1
-            return _remember(replace(state, black_seat=black_seat, turn=BLACK))
+            return _counted(state, black_seat=black_seat, turn=BLACK)
         if state.phase == "setup":
             raise IllegalMoveError(
                 "the game starts with seat 1's setup: 'setup b <cell> <cell> w <cell> <cell>' (R-HJ1)"
@@ -431,13 +474,13 @@ class Harmijan(Game):
                     f"{COLOUR[colour]} (seat {state.seat_of(colour)}) has a legal turn, so it may "
                     "not pass (R-HJ5, R-G3)"
                 )
-            return _remember(replace(state, turn=3 - colour))
+            return _counted(state, turn=3 - colour)
         if not isinstance(move, Turn):
             raise IllegalMoveError(f"{move} is not a move in {self.name}")
         if not state.can_turn[colour]:
             # The pass of the colour that cannot turn is implied (SPEC §5); its position counts
             # like a written one (R-HJ8).
-            state = _remember(replace(state, turn=3 - colour))
+            state = _counted(state, turn=3 - colour)
             if state.repeated:
                 raise IllegalMoveError(
                     f"{COLOUR[colour]} cannot turn, and its pass brings back a position for the "
@@ -450,7 +493,7 @@ class Harmijan(Game):
         stones[move.start] = EMPTY
         stones[move.end] = colour
         stones[move.place] = colour
-        return _remember(replace(state, stones=tuple(stones), turn=3 - colour))
+        return _counted(state, stones=tuple(stones), turn=3 - colour)
 
     def _setup(self, state: HarmijanState, move: Setup) -> HarmijanState:
         if state.phase != "setup":
@@ -489,7 +532,7 @@ class Harmijan(Game):
         label, members = state.creature_labels
         if len(members[label[start]]) == 1:
             raise refuse(f"the stone on {name(start)} is a one-stone creature and cannot move (R-HJ2)")
-        direction = _direction(grid, start, move.end)
+        direction = grid.direction(start, move.end)
         if direction is None:
             where = "is the start" if start == move.end else f"is not in a straight line from {name(start)}"
             raise refuse(f"{name(move.end)} {where}; a stone moves along one of the 6 lines (R-HJ3)")
@@ -522,7 +565,7 @@ class Harmijan(Game):
             if problem:
                 raise IllegalMoveError(f"{move}: {problem}")
             return
-        towards = _direction(grid, move.end, move.place)
+        towards = grid.direction(move.end, move.place)
         if towards is None:
             where = "is the moved stone's cell" if move.place == move.end else (
                 f"is not in a straight line from {name(move.end)}"
@@ -643,8 +686,7 @@ class Harmijan(Game):
             lines += [
                 f"{COLOUR[c].capitalize()} cannot turn." for c in (BLACK, WHITE) if not state.can_turn[c]
             ]
-            times = state.seen.get((state.stones, state.turn), 0)
-            if times == 2:
+            if state.times_seen == 2:
                 lines.append("This position has stood twice; a third time ends the game (R-HJ8).")
         return lines
 
@@ -691,7 +733,7 @@ class Harmijan(Game):
         return picture
 
     def blank_picture(self, options: Mapping[str, Any], setup: Mapping[str, Any]) -> Picture:
-        return Picture(_grid(options["size"]), self.kinds(None))
+        return Picture(hexhex_grid(options["size"]), self.kinds(None))
 
 
 def _wrap(head: str, items: list[str], width: int = 76) -> list[str]:
@@ -728,12 +770,11 @@ class _CanTurn(Mapping[int, bool]):
         return 2
 
 
-def _remember(state: HarmijanState) -> HarmijanState:
-    """Count the position (every stone and the colour to move) for R-HJ8."""
-    key = (state.stones, state.turn)
-    seen = dict(state.seen)
-    seen[key] = seen.get(key, 0) + 1
-    return replace(state, seen=MappingProxyType(seen), repeated=seen[key] >= 3)
+def _counted(state: HarmijanState, **changes: Any) -> HarmijanState:
+    """The state with `changes` made and its position counted for R-HJ8."""
+    stones, turn = changes.get("stones", state.stones), changes.get("turn", state.turn)
+    history = Counted(stones, turn, state.history)
+    return replace(state, **changes, history=history, repeated=history.times >= 3)
 
 
 def _compare(black: list[ShapeClass], white: list[ShapeClass]) -> tuple[int | None, str]:

@@ -10,7 +10,7 @@ from typing import Any, Mapping
 
 from referee.errors import IllegalMoveError, NotationError
 from referee.games.base import Game, Move, Option, Outcome, Pass, count
-from referee.geometry import HexHexGrid, SquareGrid
+from referee.geometry import hexhex_grid, square_grid
 from referee.geometry.grid import Grid
 from referee.picture import Picture, PieceKind
 
@@ -39,21 +39,15 @@ class HermitState:
     last_placer: int | None = None
 
     @cached_property
-    def _groups(self) -> tuple[list[int], list[int]]:
-        """Each cell's group id (−1 when empty) and each group's size."""
-        label = [-1] * len(self.stones)
-        sizes = []
-        for gid, (_, cells) in enumerate(self.grid.components(self.stones)):
-            for c in cells:
-                label[c] = gid
-            sizes.append(len(cells))
-        return label, sizes
+    def _groups(self) -> tuple[list[int], list[list[int]]]:
+        """Each cell's group id (−1 when empty) and each group's cells, once per position."""
+        return self.grid.component_labels(self.stones)
 
     def size_after(self, seat: int, cell: int) -> int:
         """The size of the seat's group holding a stone dropped on `cell` (R-HE3)."""
-        label, sizes = self._groups
+        label, groups = self._groups
         joined = {label[nb] for nb in self.grid.neighbours[cell] if self.stones[nb] == seat}
-        return 1 + sum(sizes[g] for g in joined)
+        return 1 + sum(len(groups[g]) for g in joined)
 
     def why_not(self, seat: int, cell: int) -> str | None:
         """Why `seat` may not drop on `cell`, or None when it may."""
@@ -77,9 +71,7 @@ class HermitState:
         return tuple(any(self.why_not(s, c) is None for c in self.grid) for s in (1, 2))
 
     def group_counts(self, seat: int) -> dict[str, int]:
-        mine = [
-            len(cells) for owner, cells in self.grid.components(self.stones) if owner == seat
-        ]
+        mine = [len(cells) for cells in self._groups[1] if self.stones[cells[0]] == seat]
         return {
             "groups": len(mine),
             "hermits": mine.count(1),
@@ -110,8 +102,8 @@ class Hermit(Game):
 
     def _grid(self, options: Mapping[str, Any]) -> Grid:
         if options["board"] == "hex":
-            return HexHexGrid(options["size"])
-        return SquareGrid(options["size"])
+            return hexhex_grid(options["size"])
+        return square_grid(options["size"])
 
     def start(self, options: Mapping[str, Any], setup: Mapping[str, Any]) -> HermitState:
         grid = self._grid(options)

@@ -5,12 +5,11 @@ number of groups of at least `min_group` stones, both colours counted, decides (
 from __future__ import annotations
 
 import re
-from functools import cache
 from typing import Any, Mapping, NamedTuple
 
 from referee.errors import IllegalMoveError, NotationError
 from referee.games.base import Game, Move, Option, Outcome, count
-from referee.geometry import HexHexGrid
+from referee.geometry import HexHexGrid, hexhex_grid
 from referee.picture import Picture, PieceKind
 
 EMPTY, BLACK, WHITE = 0, 1, 2
@@ -86,12 +85,6 @@ class OddState(NamedTuple):
         )
 
 
-@cache
-def _board(side: int) -> HexHexGrid:
-    """One board graph per size, shared by every game: building it costs more than a game."""
-    return HexHexGrid(side)
-
-
 def _find(parent: list[int], cell: int) -> int:
     """The root of `cell`'s group, halving the path on the way (on the caller's own copy)."""
     while parent[cell] != cell:
@@ -112,7 +105,7 @@ class Odd(Game):
     notation = "<colour> <cell>, colour b or w: 'b e5', 'w a1'"
 
     def start(self, options: Mapping[str, Any], setup: Mapping[str, Any]) -> OddState:
-        grid = _board(options["size"])
+        grid = hexhex_grid(options["size"])
         cells = len(grid)
         return OddState(grid, options["min_group"], (EMPTY,) * cells, 0, tuple(range(cells)), (0,) * cells, 0)
 
@@ -167,7 +160,7 @@ class Odd(Game):
         return Picture(state.grid, KINDS, pieces, marks)
 
     def blank_picture(self, options: Mapping[str, Any], setup: Mapping[str, Any]) -> Picture:
-        return Picture(HexHexGrid(options["size"]), KINDS)
+        return Picture(hexhex_grid(options["size"]), KINDS)
 
 
 class Dustin(Odd):

@@ -5,7 +5,7 @@ they touch; the renderers ask where to draw them.
 """
 
 from referee.geometry.grid import Grid
-from referee.geometry.hexhex import HexHexGrid
-from referee.geometry.square import SquareGrid
+from referee.geometry.hexhex import HexHexGrid, hexhex_grid
+from referee.geometry.square import SquareGrid, square_grid
 
-__all__ = ["Grid", "HexHexGrid", "SquareGrid"]
+__all__ = ["Grid", "HexHexGrid", "SquareGrid", "hexhex_grid", "square_grid"]

@@ -57,6 +57,18 @@ class Grid:
         q, r = self.coords[cell]
         return self.index.get((q + direction[0], r + direction[1]))
 
+    def direction(self, a: int, b: int) -> tuple[int, int] | None:
+        """The step of `directions` that leads from a towards b when b lies on a straight line
+        from a, or None when it does not (or b is a). The steps are in `coords`, as `step`
+        takes them; a grid that steps in other coordinates overrides this (ColumnHexGrid)."""
+        (qa, ra), (qb, rb) = self.coords[a], self.coords[b]
+        dq, dr = qb - qa, rb - ra
+        for sq, sr in self.directions:
+            k = dq // sq if sq else dr // sr
+            if k > 0 and sq * k == dq and sr * k == dr:
+                return (sq, sr)
+        return None
+
     def ray(self, cell: int, direction: tuple[int, int]) -> Iterator[int]:
         """The cells in a straight line from `cell` (excluded) to the edge of the board."""
         nxt = self.step(cell, direction)
@@ -105,19 +117,32 @@ class Grid:
 
         `values[c]` is what stands on cell c; 0 means empty. Used for groups of stones.
         """
-        seen = [False] * len(values)
-        groups: list[tuple[int, list[int]]] = []
+        return [(values[cells[0]], cells) for cells in self.component_labels(values)[1]]
+
+    def component_labels(
+        self, values: "tuple[int, ...] | list[int]"
+    ) -> tuple[list[int], list[list[int]]]:
+        """Each cell's group number (−1 where empty) and each group's cells, in board order.
+
+        The groups are those of `components`, numbered in the same order (by their first cell):
+        one pass gives a game both "which group is this stone in" and "which stones are in it".
+        """
+        label = [-1] * len(values)
+        groups: list[list[int]] = []
+        neighbours = self.neighbours
         for start, value in enumerate(values):
-            if value == 0 or seen[start]:
+            if value == 0 or label[start] >= 0:
                 continue
-            seen[start] = True
+            number = len(groups)
+            label[start] = number
             cells, stack = [], [start]
             while stack:
                 cell = stack.pop()
                 cells.append(cell)
-                for nb in self.neighbours[cell]:
-                    if not seen[nb] and values[nb] == value:
-                        seen[nb] = True
+                for nb in neighbours[cell]:
+                    if label[nb] < 0 and values[nb] == value:
+                        label[nb] = number
                         stack.append(nb)
-            groups.append((value, sorted(cells)))
-        return groups
+            cells.sort()
+            groups.append(cells)
+        return label, groups

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from functools import cache
 
 from referee.geometry.grid import Grid
 
@@ -46,3 +47,10 @@ class HexHexGrid(Grid):
 
     def text_column(self, q: int, r: int) -> int:
         return 2 * q - r
+
+
+@cache
+def hexhex_grid(side: int) -> HexHexGrid:
+    """The hex-hex board of `side`, built once and shared by every game and position: a board
+    graph costs more to build than a whole game of Odd, and nothing ever changes one."""
+    return HexHexGrid(side)

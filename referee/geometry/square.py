@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from functools import cache
+
 from referee.geometry.grid import Grid
 
 
@@ -31,3 +33,9 @@ class SquareGrid(Grid):
 
     def text_column(self, q: int, r: int) -> int:
         return 2 * q
+
+
+@cache
+def square_grid(size: int) -> SquareGrid:
+    """The square board of `size`, built once and shared (as `hexhex_grid`)."""
+    return SquareGrid(size)
