@@ -105,13 +105,15 @@ def new_command(
     option: Optional[list[str]] = typer.Option(None, "-O", "--option", metavar="KEY=VALUE", help="Game option key=value, e.g. -O size=6."),
     player: Optional[list[str]] = typer.Option(None, "--player", metavar="SEAT=NAME", help="SEAT=NAME, e.g. --player '1=Ann <ann@example.org>'."),
     key: Optional[list[str]] = typer.Option(None, "--key", metavar="SEAT=KEY", help="A seat's public key for signed moves, from `referee key new`."),
+    clock: Optional[str] = typer.Option(None, "--clock", metavar="CONTROL", help="A time control: 10/50d (10 moves in 50 days) or 3d+1d/30d (a bank of 3 days, 1 more a move, at most 30)."),
+    leave: Optional[float] = typer.Option(None, "--leave", metavar="DAYS", help="Days of leave each seat may take (with --clock)."),
     force: bool = typer.Option(False, "--force", help="Replace FILE if it exists."),
 ) -> None:
     """Start a game: write a new record and print the empty board.
 
-    Example: referee new odd -o game.toml -O size=6 --player 1=Ann --player 2=Bo
+    Example: referee new odd -o game.toml -O size=6 --player 1=Ann --player 2=Bo --clock 10/50d
     """
-    play = session.new_game(game_name, option, player, key, output, force)
+    play = session.new_game(game_name, option, player, key, output, force, clock, leave)
     typer.echo(session.text_diagram(play), nl=False)
 
 
@@ -126,6 +128,8 @@ def move_command(
     then_moves: Optional[list[str]] = typer.Option(None, "--then", metavar="MOVE", help="… then play this MOVE for me."),
     sign: Optional[str] = typer.Option(None, "--sign", metavar="KEYFILE", help="Sign the move with the private key from `referee key new`."),
     svg: Optional[str] = typer.Option(None, "--svg", metavar="OUT", help="Also write the new diagram as SVG to OUT (replaced at every move)."),
+    leave: Optional[str] = typer.Option(None, "--leave", metavar="FROM..TO", help="Declare leave with this move, e.g. 2026-12-20..2027-01-03 (dates: 00:00 UTC)."),
+    offer_draw: bool = typer.Option(False, "--offer-draw", help="Offer a draw with this move; the opponent answers 'accept draw' or plays on."),
     force: bool = typer.Option(False, "--force", hidden=True),
 ) -> None:
     """Check MOVE against the rules, append it to FILE and print the new board.
@@ -141,7 +145,8 @@ def move_command(
     if len(if_moves or []) != len(then_moves or []):
         raise UsageError("--if and --then come in pairs: one --then for each --if")
     turn = session.play_turn(file, move, seat=seat, comment=comment, key_file=sign, svg=svg,
-                             force=force, conditions=list(zip(if_moves or [], then_moves or [])))
+                             force=force, conditions=list(zip(if_moves or [], then_moves or [])),
+                             leave=leave, offer_draw=offer_draw)
     typer.echo(session.text_diagram(turn.play), nl=False)
     for note in turn.notes:
         typer.echo(note)
@@ -307,6 +312,24 @@ def mail_command(
         typer.echo(f"{output}: to {message['To']}, subject \"{message['Subject']}\"")
 
 
+@app.command("remind")
+@_guard
+def remind_command(
+    file: str = typer.Argument(..., metavar="FILE", help="The record file (a game with a clock)."),
+    to: Optional[str] = typer.Option(None, "--to", metavar="ADDRESS", help="Send to ADDRESS instead of the [players] address of the seat to move."),
+    output: Optional[str] = typer.Option(None, "-o", "--output", metavar="OUT.eml", help="Write the message here instead of printing it."),
+    force: bool = typer.Option(False, "--force", help="Replace OUT.eml if it exists."),
+) -> None:
+    """Make a reminder mail to the seat to move: its time left and its deadline.
+
+    Example: referee remind game.toml -o reminder.eml
+    """
+    message = session.remind(file, to, output, force)
+    _write_output(output, bytes(message))
+    if output:
+        typer.echo(f"{output}: to {message['To']}, subject \"{message['Subject']}\"")
+
+
 @app.command("receive")
 @_guard
 def receive_command(
@@ -328,6 +351,8 @@ def receive_command(
         typer.echo(f"nothing new: your copy is ahead (ply {received.mine}); {mine} is unchanged.")
         return
     typer.echo(session.text_diagram(received.play), nl=False)
+    for warning in received.warnings:
+        typer.echo(f"Warning: {warning}")
     if received.first:
         # The opponent's first mail: nothing of ours to compare yet; from now on there is.
         typer.echo(f"Saved to {received.saved_to}, your first copy of this game.")

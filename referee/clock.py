@@ -280,3 +280,46 @@ class Clock:
                 remaining -= gap
             moment = max(moment, end)
         return moment + dt.timedelta(seconds=remaining)
+
+
+def _iso(at: dt.datetime) -> str:
+    return at.astimezone(UTC).isoformat().replace("+00:00", "Z")
+
+
+def report(clock: Clock, to_move: int | None, now: dt.datetime) -> dict[str, Any]:
+    """`status --json`'s "clock" (SPEC §6): days as numbers, the running time of the seat to
+    move counted up to `now`, and its deadline (None once the game is over)."""
+    body: dict[str, Any] = {
+        "control": clock.control.describe(),
+        "now": _iso(now),
+        "deadline": _iso(clock.deadline(to_move)) if to_move is not None else None,
+    }
+    for seat in (1, 2):
+        running = seat == to_move
+        left = clock.left(seat, now, running)
+        body[str(seat)] = {
+            "used": round(days(clock.used(seat, now, running)), 5),
+            "left": round(days(left), 5),
+            "moves": clock.seat(seat).moves,
+            "leave_left": round(clock.control.leave - days(clock.seat(seat).leave_taken()), 5),
+            "out_of_time": left <= 0,
+        }
+    return body
+
+
+def sentences(clock: Clock, to_move: int | None, now: dt.datetime, names: Mapping[int, str]) -> list[str]:
+    """The clock in words, for the status, the diagrams and the mail: "Bo to move: 12 days 4
+    hours left, until 2026-12-04 18:00 UTC". `names` gives each seat's word ("Seat 2", "Bo")."""
+    lines = [f"Clock: {clock.control.describe()}"
+             + (f", {clock.control.leave:g} days of leave each" if clock.control.leave else "")]
+    for seat in ((to_move, 3 - to_move) if to_move else (1, 2)):
+        left = clock.left(seat, now, seat == to_move)
+        if seat != to_move:
+            state = f"{words(left)} left" if left > 0 else f"{words(-left)} over time"
+            lines.append(f"{names[seat]}: {state}")
+        elif left > 0:
+            lines.append(f"{names[seat]} to move: {words(left)} left, until {stamp(clock.deadline(seat))}")
+        else:
+            lines.append(f"{names[seat]} to move: out of time since {stamp(clock.deadline(seat))}; "
+                         f"{names[3 - seat]} may claim the game ('claim time')")
+    return lines

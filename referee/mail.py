@@ -6,13 +6,16 @@ diagram and the status, the record attached as `application/toml`, the board as 
 
 from __future__ import annotations
 
+import datetime as dt
 import email.policy
 import email.utils
 import re
 from email.message import EmailMessage
 from email.parser import BytesParser
 from pathlib import PurePath
+from typing import NamedTuple
 
+from referee.clock import short_words
 from referee.errors import CONTROL, RecordError, UsageError
 from referee.replay import Replay
 
@@ -38,11 +41,23 @@ def _header_safe(text: str) -> str:
     return "".join(ch if ch in "\r\n" else ch.translate(CONTROL) for ch in text)
 
 
-def subject(play: Replay) -> str:
+def subject(play: Replay, now: dt.datetime | None = None) -> str:
+    """"Odd: ply 3, b e6 (Seat 2 to move, 12 days 4 h left)": the time left of the seat to
+    move where the game has a clock."""
     game = play.game.name
+    state = play.result_sentence() + time_left(play, now)
     if not play.plies:
-        return f"{game}: a new game ({play.result_sentence()})"
-    return f"{game}: ply {play.plies}, {play.last_move()} ({play.result_sentence()})"
+        return f"{game}: a new game ({state})"
+    return f"{game}: ply {play.plies}, {play.last_move()} ({state})"
+
+
+def time_left(play: Replay, now: dt.datetime | None) -> str:
+    """", 12 days 4 h left" for the seat to move of a game with a clock, else nothing."""
+    seat = play.to_move()
+    if play.clock is None or seat is None or now is None:
+        return ""
+    left = play.clock.left(seat, now, True)
+    return f", {short_words(left)} left" if left > 0 else ", out of time"
 
 
 def build_message(
@@ -54,11 +69,15 @@ def build_message(
     svg: str,
     png: bytes | None,
     to: str | None = None,
+    now: dt.datetime | None = None,
+    title: str | None = None,
+    seats: list[int] | None = None,
 ) -> EmailMessage:
-    """The message to the seat whose turn it is (once the game is over: to the other seats),
-    from the seat that moved last."""
+    """The message to `seats`, by default the seat whose turn it is (once the game is over: the
+    other seats), from the seat that moved last; `title` replaces the usual subject."""
     last = play.movers[-1] if play.movers else None
-    seats = [play.to_move()] if play.to_move() is not None else [s for s in play.seats if s != last]
+    if seats is None:
+        seats = [play.to_move()] if play.to_move() is not None else [s for s in play.seats if s != last]
     addresses = [a for a in (address_of(play, s) for s in seats) if a]
     recipient = _header_safe(to) if to else ", ".join(addresses)
     if not recipient:
@@ -70,7 +89,7 @@ def build_message(
         sender = address_of(play, last)
         if sender:
             message["From"] = sender
-        message["Subject"] = _header_safe(subject(play))
+        message["Subject"] = _header_safe(title or subject(play, now))
     except ValueError as exc:  # a name with a line break would forge headers: refuse it
         raise UsageError(f"cannot put that address in a mail header: {exc}") from None
     message["Date"] = email.utils.formatdate(localtime=False)
@@ -94,11 +113,18 @@ def build_message(
 MAX_PARTS = 50  # a game's mail has four; a few more where a mail program wraps it
 
 
-def record_from_message(data: bytes, name: str) -> tuple[bytes, str]:
-    """The record attached to a message (or the data itself when it already is a record):
-    its bytes and its file name. Raises a RecordError naming the message when there is none."""
+class Attached(NamedTuple):
+    record: bytes
+    name: str  # the attachment's file name
+    sent: dt.datetime | None  # the message's Date header, when it has a readable one
+
+
+def record_from_message(data: bytes, name: str) -> Attached:
+    """The record attached to a message (or the data itself when it already is a record),
+    its file name and when the message says it was sent. Raises a RecordError naming the
+    message when there is no record."""
     if not _looks_like_mail(data):
-        return data, PurePath(name).name
+        return Attached(data, PurePath(name).name, None)
     # The email package parses nested parts and header comments recursively: a hostile message
     # of a few kilobytes could nest them a thousand deep. Count before parsing, and treat what
     # still goes too deep as what it is.
@@ -122,7 +148,15 @@ def record_from_message(data: bytes, name: str) -> tuple[bytes, str]:
         )
     if len(found) > 1:
         raise RecordError(f"the message has {len(found)} records attached; expected one", file=name)
-    return found[0]
+    return Attached(*found[0], _date(message))
+
+
+def _date(message: EmailMessage) -> dt.datetime | None:
+    try:
+        sent = email.utils.parsedate_to_datetime(str(message["Date"] or ""))
+    except (TypeError, ValueError, IndexError, RecursionError):
+        return None
+    return sent if sent.tzinfo is not None else None
 
 
 def _looks_like_mail(data: bytes) -> bool:

@@ -463,8 +463,3 @@ def _string_end(line: str, start: int) -> int:
             return i
         i += 1
     return i
-
-
-def now() -> dt.datetime:
-    """The time stamp of a new entry: UTC, whole seconds (the clock lives outside the rules)."""
-    return dt.datetime.now(dt.timezone.utc).replace(microsecond=0)

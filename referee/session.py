@@ -13,6 +13,7 @@ are imported by the functions that need them, so a command that draws nothing, s
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 from pathlib import Path
 from typing import Any, NamedTuple
@@ -22,10 +23,11 @@ from referee.data import data_file
 from referee.errors import RefereeError, UsageError
 from referee.games import GAMES, Game
 from referee.files import STDIN, check_output, locked, read_input, record_files, write_atomic
-from referee.record import MAX_PLIES, MAX_RECORD_BYTES, MAX_TEXT_CHARS, Record, now, parse_record, read_record
+from referee.record import MAX_PLIES, MAX_RECORD_BYTES, MAX_TEXT_CHARS, Record, parse_record, read_record
 from referee.render.header import header, plain
 from referee.replay import Replay, replay, start
 from referee.turn import take_turn
+from referee.clock import Control, report as clock_report, short_words, stamp, words
 
 PAPERS = ("a4", "letter")
 # SPEC §8: without --format, an output's extension names its format.
@@ -33,6 +35,41 @@ EXTENSIONS = {".txt": "text", ".svg": "svg", ".png": "png", ".pdf": "pdf", ".htm
               ".gif": "gif", ".eml": "eml"}
 SHOW_FORMATS = ("text", "svg", "png")
 BOARD_FORMATS = ("svg",)
+
+
+# -- the time --------------------------------------------------------------------------------
+
+
+def now() -> dt.datetime:
+    """Now, in UTC to the second: the system clock, or REFEREE_NOW (an RFC 3339 date-time)
+    wherever the referee needs now (SPEC §6): the stamps it writes and the clocks it shows."""
+    given = os.environ.get("REFEREE_NOW")
+    if not given:
+        return dt.datetime.now(dt.timezone.utc).replace(microsecond=0)
+    try:
+        moment = dt.datetime.fromisoformat(given.strip().replace("z", "Z"))
+    except ValueError:
+        raise UsageError(f"REFEREE_NOW={given!r} is no date-time such as 2026-11-22T14:00:00Z") from None
+    if moment.tzinfo is None:
+        raise UsageError(f"REFEREE_NOW={given!r} needs its time zone, e.g. 2026-11-22T14:00:00Z")
+    return moment.astimezone(dt.timezone.utc)
+
+
+def leave_span(text: str) -> tuple[dt.datetime, dt.datetime]:
+    """`--leave 2026-12-20..2027-01-03`: two dates (00:00 UTC) or date-times."""
+    begin, sep, end = text.partition("..")
+
+    def moment(part: str) -> dt.datetime:
+        part = part.strip()
+        try:
+            value = dt.datetime.fromisoformat(part.replace("z", "Z"))
+        except ValueError:
+            raise UsageError(f"--leave takes FROM..TO, e.g. 2026-12-20..2027-01-03, not {text!r}") from None
+        return value.replace(tzinfo=dt.timezone.utc) if value.tzinfo is None else value.astimezone(dt.timezone.utc)
+
+    if not sep:
+        raise UsageError(f"--leave takes FROM..TO, e.g. 2026-12-20..2027-01-03, not {text!r}")
+    return moment(begin), moment(end)
 
 
 # -- games, options, players -------------------------------------------------------------------
@@ -139,12 +176,24 @@ def load(path: str) -> Replay:
 
 
 def new_game(game_name: str, option_pairs: list[str] | None, names: list[str] | None,
-             keys: list[str] | None, output: str, force: bool) -> Replay:
+             keys: list[str] | None, output: str, force: bool, clock: str | None = None,
+             leave: float | None = None) -> Replay:
     """Write a new record: the game, its options, players and [setup] (the data files' content
-    and a deal, for games that deal). Returns the empty game."""
+    and a deal, for games that deal), and its [clock] when one is asked for, started now.
+    Returns the empty game."""
     game = game_named(game_name)
     options = game_options(game, option_pairs)
     players = game_players(game, options, names, keys)
+    clock_table = None
+    if leave is not None and clock is None:
+        raise UsageError("--leave gives the days of leave of a clock: give --clock too")
+    if clock is not None:
+        if game.cooperative or game.seat_count(options) != 2:
+            raise UsageError(f"--clock: clocks are for games of two seats, not {game.name}")
+        try:
+            clock_table = Control.parse(clock, leave or 0.0).table(now())
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
     check_output(output, force)
     files = data_files(game, options)
     try:
@@ -153,7 +202,8 @@ def new_game(game_name: str, option_pairs: list[str] | None, names: list[str] | 
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     # SPEC §9: a random identity, sealed in digest 0, so no ply can be carried into another game.
-    record = Record(game.id, options, players, setup, path=str(output), id=os.urandom(16).hex())
+    record = Record(game.id, options, players, setup, path=str(output), id=os.urandom(16).hex(),
+                    clock=clock_table)
     write_atomic(output, record.to_toml(), force=True)
     return start(record)
 
@@ -165,7 +215,8 @@ class Turn(NamedTuple):
 
 def play_turn(path: str, move: str, *, seat: int | None = None, comment: str | None = None,
               conditions: list[tuple[str, str]] | None = None, key_file: str | None = None,
-              svg: str | None = None, force: bool = False) -> Turn:
+              svg: str | None = None, force: bool = False, leave: str | None = None,
+              offer_draw: bool = False) -> Turn:
     """`referee move`: under the record's lock, replay it, take the turn as one transaction,
     write the picture (when asked) and then the record, once. A refused move writes nothing."""
     if comment is not None and len(comment) > MAX_TEXT_CHARS:
@@ -175,9 +226,10 @@ def play_turn(path: str, move: str, *, seat: int | None = None, comment: str | N
     check_output(svg, force=True)  # the picture of the game, refreshed at every move
     check_output(path, force=True)  # a read-only record is refused before any work
     key = private_key(key_file) if key_file else None
+    span = leave_span(leave) if leave is not None else None
     with locked(path):
         done = take_turn(load(path), move, seat=seat, comment=comment, at=now(),
-                         conditions=conditions or [], key=key)
+                         conditions=conditions or [], key=key, leave=span, offer_draw=offer_draw)
         text = done.play.record.to_toml()
         check_size(text, done.play.plies)
         # The picture first: if it cannot be written the command fails before the record
@@ -199,8 +251,9 @@ def check_size(text: str, plies: int) -> None:
 
 
 def status(play: Replay) -> dict[str, Any]:
-    """`status --json` (SPEC §4)."""
+    """`status --json` (SPEC §4, and §6 for a game with a clock)."""
     outcome = play.outcome()
+    extra = {"clock": clock_report(play.clock, play.to_move(), now())} if play.clock is not None else {}
     return {
         "game": play.game.id,
         "ply": play.plies,
@@ -212,13 +265,14 @@ def status(play: Replay) -> dict[str, Any]:
         **play.game.status_extra(play.state),
         "options": play.options,
         "players": {str(s): play.record.player_name(s) for s in play.record.players},
+        **extra,
     }
 
 
 def status_lines(play: Replay) -> list[str]:
     """`status` in words: the game, its players, the last move, the game's own lines and the
     result, each safe to print (a name from the record must not forge lines)."""
-    head = header(play, play.plies, play.game.picture(play.state, play.last_move()))
+    head = header(play, play.plies, play.game.picture(play.state, play.last_move()), now())
     last = f"Ply {play.plies}" + (f"; last move {play.last_move()}" if play.plies else "")
     return [plain(line) for line in (head.title, *head.players, last, *head.status, head.result)]
 
@@ -280,6 +334,8 @@ def validate(path: str) -> Verdict:
         record = read_record(path)
         report["plies"] = len(record.moves)
         play = replay(record)
+        if play.clock is not None:
+            report["clock"] = clock_report(play.clock, play.to_move(), now())
         return Verdict(report, None, play.result_sentence() + _signature_note(play))
     except RefereeError as exc:
         report["valid"] = False
@@ -295,15 +351,24 @@ def validate(path: str) -> Verdict:
 
 
 def text_diagram(play: Replay, ply: int | None = None) -> str:
+    """The diagram after `ply` (default the last) as text."""
     from referee.render.diagram import text_diagram as draw
 
-    return draw(play, ply)
+    return draw(play, ply, _clock_moment(play, ply))
 
 
 def svg_diagram(play: Replay, ply: int | None = None) -> str:
     from referee.render.diagram import svg_diagram as draw
 
-    return draw(play, ply)
+    return draw(play, ply, _clock_moment(play, ply))
+
+
+def _clock_moment(play: Replay, ply: int | None) -> dt.datetime | None:
+    """When a diagram shows the clock: now at the last ply; at an earlier ply, as it stood
+    when that ply was made (None: the drawer takes the ply's own stamp)."""
+    if play.clock is None or ply not in (None, play.plies):
+        return None
+    return now()
 
 
 def diagram(path: str, ply: int | None, fmt: str | None = None, output: str | None = None,
@@ -347,14 +412,10 @@ def blank_board(game_name: str, option_pairs: list[str] | None, paper: str,
 
 def mail(path: str, to: str | None, output: str | None = None, force: bool = False):
     """`referee mail`: the message to send, as an EmailMessage (the record read once)."""
-    from referee.mail import build_message
-    from referee.render.png import svg_to_png
-
     output_format(output, None, ("eml",))
     check_output(output, force)
     data = read_input(path, "record")
     play = replay(parse_record(data, path))
-    picture = svg_diagram(play)
     name = Path(path).name
     body = text_diagram(play) + (
         "\nThe record is attached. To answer:\n"
@@ -362,8 +423,44 @@ def mail(path: str, to: str | None, output: str | None = None, force: bool = Fal
         f"  referee move {name} \"<your move>\"\n"
         f"  referee mail {name} -o reply.eml\n"
     )
+    return _message(play, data, name, body, to)
+
+
+def remind(path: str, to: str | None = None, output: str | None = None, force: bool = False):
+    """`referee remind`: a reminder to the seat to move of a game with a clock, with its time
+    left and deadline (SPEC §6)."""
+    output_format(output, None, ("eml",))
+    check_output(output, force)
+    data = read_input(path, "record")
+    play = replay(parse_record(data, path))
+    seat, clock = play.to_move(), play.clock
+    if clock is None:
+        raise UsageError(f"{path}: the game has no clock: there is no time to remind of")
+    if seat is None:
+        raise UsageError(f"{path}: the game is over ({play.result_sentence()}): nobody is to move")
+    moment = now()
+    left = clock.left(seat, moment, True)
+    name = Path(path).name
+    when = stamp(clock.deadline(seat))
+    if left > 0:
+        news = f"Seat {seat}, it is your move in {play.game.name}: {words(left)} left, until {when}."
+    else:
+        news = (f"Seat {seat}, it is your move in {play.game.name}, and your time ran out at {when}: "
+                "your opponent may claim the game (claim time).")
+    body = (news + "\n\n" + text_diagram(play) + "\nTo answer:\n"
+            f"  referee move {name} \"<your move>\"\n  referee mail {name} -o reply.eml\n")
+    title = f"Reminder: {play.game.name}, your move ({short_words(left)} left, until {when})" if left > 0 \
+        else f"Reminder: {play.game.name}, your move (out of time since {when})"
+    return _message(play, data, name, body, to, title=title, seats=[seat])
+
+
+def _message(play: Replay, data: bytes, name: str, body: str, to: str | None, **extra: Any):
+    from referee.mail import build_message
+    from referee.render.png import svg_to_png
+
+    picture = svg_diagram(play)
     return build_message(play, record_name=name, record_data=data, body=body, svg=picture,
-                         png=svg_to_png(picture), to=to)
+                         png=svg_to_png(picture), to=to, now=now() if play.clock else None, **extra)
 
 
 class Received(NamedTuple):
@@ -371,6 +468,7 @@ class Received(NamedTuple):
     saved_to: str | None  # None when nothing was saved: my copy is ahead
     first: bool  # the first mail of a game: no copy of ours to compare yet
     mine: int | None = None  # the plies of my copy, when it was compared
+    warnings: list[str] = []  # stamps that do not fit when the mail was sent
 
 
 def receive(message_file: str, output: str | None, mine: str | None, force: bool) -> Received:
@@ -384,11 +482,12 @@ def receive(message_file: str, output: str | None, mine: str | None, force: bool
         raise UsageError("say where to save the record: -o FILE, or --mine MY_COPY")
     if output and output != mine:
         check_output(output, force)
-    record_bytes, name = record_from_message(read_input(message_file, "message"), message_file)
+    record_bytes, name, sent = record_from_message(read_input(message_file, "message"), message_file)
     label = message_file if name == Path(message_file).name else f"{message_file} ({name})"
     theirs = replay(parse_record(record_bytes, label))
     check_signatures(theirs)
     first = mine is not None and not Path(mine).exists()
+    known = 0
     if mine is not None and not first:
         my_copy = load(mine)
         if theirs.plies < my_copy.plies and seal.divergence(theirs, my_copy) is None:
@@ -396,8 +495,24 @@ def receive(message_file: str, output: str | None, mine: str | None, force: bool
         problem = seal.divergence(my_copy, theirs) or seal.moved_for(my_copy, theirs)
         if problem:
             raise RefereeError(f"{message_file} does not extend {mine}: {problem}")
+        known = my_copy.plies
     write_atomic(target, record_bytes)
-    return Received(theirs, target, first)
+    return Received(theirs, target, first, warnings=_odd_stamps(theirs, known, sent))
+
+
+def _odd_stamps(play: Replay, known: int, sent: dt.datetime | None) -> list[str]:
+    """Warnings for the plies after `known` stamped in the future, or more than a day before
+    the message's Date header: a clock cannot be cheated by backdating a move unnoticed."""
+    moment, warnings = now(), []
+    for ply, entry in enumerate(play.record.moves[known:], known + 1):
+        if entry.at is None or entry.at.tzinfo is None:
+            continue
+        if entry.at > moment + dt.timedelta(minutes=5):
+            warnings.append(f"ply {ply} ({play.entries[ply - 1]}) is stamped {stamp(entry.at)}, in the future")
+        elif sent is not None and entry.at < sent - dt.timedelta(days=1):
+            warnings.append(f"ply {ply} ({play.entries[ply - 1]}) is stamped {stamp(entry.at)}, more than a "
+                            f"day before the mail was sent ({stamp(sent)}): a backdated move?")
+    return warnings
 
 
 def verify(path: str, against: str | None) -> list[str]:

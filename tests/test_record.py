@@ -15,7 +15,6 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from referee import files as files_module
-from referee import record as record_module
 from referee.errors import RecordError, RefereeError, UsageError
 from referee.geometry import HexHexGrid
 from referee.files import write_atomic
@@ -483,8 +482,11 @@ def test_written_record_section_order_and_result():
     assert back.result_line == lines_starting(text, "[result]")[0]
 
 
-def test_now_is_utc_whole_seconds_and_written_with_z():
-    stamp = record_module.now()
+def test_now_is_utc_whole_seconds_and_written_with_z(monkeypatch):
+    from referee import session
+
+    monkeypatch.delenv("REFEREE_NOW", raising=False)
+    stamp = session.now()
     assert stamp.tzinfo is not None and stamp.utcoffset() == dt.timedelta(0)
     assert stamp.microsecond == 0
     text = Entry("b e5", at=stamp).to_toml()

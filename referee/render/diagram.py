@@ -12,6 +12,7 @@ drawer looks inside it.
 
 from __future__ import annotations
 
+import datetime as dt
 from importlib import import_module
 from types import ModuleType
 from typing import Any, Mapping
@@ -28,22 +29,23 @@ def drawer(game: Game) -> ModuleType:
     return import_module(f"referee.render.{REGISTRY[game.id].drawer}")
 
 
-def text_diagram(play: Replay, ply: int | None = None) -> str:
-    """The position after `ply` (default: the last) as text for a mail body."""
-    picture, head = _picture(play, ply)
+def text_diagram(play: Replay, ply: int | None = None, now: dt.datetime | None = None) -> str:
+    """The position after `ply` (default: the last) as text for a mail body; a clock as it
+    stands at `now`."""
+    picture, head = _picture(play, ply, now)
     return drawer(play.game).text(picture, head)
 
 
-def svg_diagram(play: Replay, ply: int | None = None) -> str:
+def svg_diagram(play: Replay, ply: int | None = None, now: dt.datetime | None = None) -> str:
     """The position after `ply` (default: the last) as an SVG picture to attach."""
-    picture, head = _picture(play, ply)
+    picture, head = _picture(play, ply, now)
     return drawer(play.game).svg(picture, head)
 
 
-def _picture(play: Replay, ply: int | None) -> tuple[Any, Any]:
+def _picture(play: Replay, ply: int | None, now: dt.datetime | None) -> tuple[Any, Any]:
     ply = play.plies if ply is None else ply
     picture = play.game.picture(play.states[ply], play.last_move(ply))
-    return picture, header(play, ply, picture)
+    return picture, header(play, ply, picture, now)
 
 
 def paper_board(game: Game, options: Mapping[str, Any], setup: Mapping[str, Any], paper: str) -> str:

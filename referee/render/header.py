@@ -5,8 +5,10 @@ which prints these words and no board, loads no drawing code.
 
 from __future__ import annotations
 
+import datetime as dt
 from typing import TYPE_CHECKING, Any, NamedTuple
 
+from referee.clock import sentences
 from referee.errors import CONTROL
 
 if TYPE_CHECKING:
@@ -41,7 +43,9 @@ class Header(NamedTuple):
     result: str
 
 
-def header(play: Replay, ply: int, picture: Any) -> Header:
+def header(play: Replay, ply: int, picture: Any, now: dt.datetime | None = None) -> Header:
+    """The words around the board after `ply`. A game with a clock shows it as it stood at
+    `now` (by default, when that ply was made: a look back)."""
     game, record = play.game, play.record
     kinds = getattr(picture, "kinds", ())
     glyphs = {kind.seat: kind.glyph for kind in kinds if kind.seat}
@@ -58,6 +62,20 @@ def header(play: Replay, ply: int, picture: Any) -> Header:
         players=players,
         legend=[(k.key, k.glyph, k.label) for k in kinds],
         last=last,
-        status=game.status_lines(play.states[ply]),
+        status=game.status_lines(play.states[ply]) + standing_lines(play, ply, now),
         result=play.result_sentence(ply),
     )
+
+
+def standing_lines(play: Replay, ply: int, now: dt.datetime | None) -> list[str]:
+    """What stands after `ply` besides the position (SPEC §6): a draw offer awaiting its
+    answer, and the clock as it stands at `now` (by default when the ply was made)."""
+    standing, to_move = play.standing[ply], play.to_move(ply)
+    lines = []
+    if standing.offer is not None and to_move is not None:
+        lines.append(f"Seat {standing.offer} offers a draw: seat {to_move} may answer 'accept draw', "
+                     "or play on to decline")
+    if standing.clock is not None:
+        names = {seat: f"Seat {seat}" for seat in (1, 2)}
+        lines += sentences(standing.clock, to_move, standing.clock.last if now is None else now, names)
+    return lines
