@@ -213,11 +213,12 @@ class Clock:
                              f"({stamp(self.last)}): with a clock, stamps never go back")
         account = self.seat(seat)
         cost = self.charged(seat, self.last, at)
-        account = replace(account, used=account.used + cost)
+        # The bank loses every charge; an own move then earns its increment, up to the cap.
+        account = replace(account, used=account.used + cost, balance=account.balance - cost)
         if own:
             balance = account.balance
             if self.control.bank is not None:
-                balance = balance - cost + (self.control.increment or 0.0) * DAY
+                balance += (self.control.increment or 0.0) * DAY
                 if self.control.cap is not None:
                     balance = min(balance, self.control.cap * DAY)
             account = replace(account, moves=account.moves + 1, balance=balance)
@@ -244,8 +245,9 @@ class Clock:
         taken = account.leave_taken() + (end - begin).total_seconds()
         if taken > allowed + 1e-6:
             left = max(0.0, allowed - account.leave_taken())
-            raise ClockError(f"leave of {words((end - begin).total_seconds())} is more than the "
-                             f"{words(left)} of leave left (the control allows {self.control.leave:g} days)")
+            have = f"the {words(left)} of leave left" if left else "the leave left (none)"
+            raise ClockError(f"leave of {words((end - begin).total_seconds())} is more than {have} "
+                             f"(the control allows {self.control.leave:g} days in all)")
         return begin, end
 
     def available(self, seat: int) -> float:

@@ -177,10 +177,12 @@ class Replay:
         clock = standing.clock
         if leave is not None and clock is None:
             raise IllegalMoveError("this game has no clock: there is no leave to take")
-        if clock is not None and at is not None and not isinstance(move, ClaimTime):
-            own = not (word == "pass" and self.game.must_pass(state))
+        if clock is not None and at is not None:
+            # A claim charges the seat that ran out its time up to the claim; it is nobody's move.
+            seat = self.game.to_move(state) if isinstance(move, ClaimTime) else mover
+            own = not (isinstance(move, ClaimTime) or word == "pass" and self.game.must_pass(state))
             try:
-                clock = clock.after(mover, at, own=own, leave=leave)
+                clock = clock.after(seat, at, own=own, leave=leave)
             except ClockError as exc:
                 raise IllegalMoveError(str(exc)) from None
         self.states.append(after)
