@@ -317,7 +317,7 @@ def sentences(clock: Clock, to_move: int | None, now: dt.datetime, names: Mappin
     for seat in ((to_move, 3 - to_move) if to_move else (1, 2)):
         left = clock.left(seat, now, seat == to_move)
         if seat != to_move:
-            state = f"{words(left)} left" if left > 0 else f"{words(-left)} over time"
+            state = f"{words(left)} left" if left > 0 else "no time left" if left > -60 else f"{words(-left)} over time"
             lines.append(f"{names[seat]}: {state}")
         elif left > 0:
             lines.append(f"{names[seat]} to move: {words(left)} left, until {stamp(clock.deadline(seat))}")
