@@ -16,7 +16,6 @@ from __future__ import annotations
 import datetime as dt
 import math
 import re
-from dataclasses import dataclass, replace
 from typing import Any, Mapping, NamedTuple
 
 DAY = 86_400.0
@@ -150,8 +149,7 @@ def _days_words(value: float | None) -> str:
     return f"{number} day{'' if number == 1 else 's'}"
 
 
-@dataclass(frozen=True)
-class SeatClock:
+class SeatClock(NamedTuple):
     used: float = 0.0  # seconds charged so far
     moves: int = 0  # own moves made (a pass the rules forced is none)
     balance: float = 0.0  # the bank form: seconds on the clock after the last own move
@@ -174,8 +172,7 @@ class ClockError(ValueError):
     """A stamp or a leave the clock refuses; the replay locates it at its ply."""
 
 
-@dataclass(frozen=True)
-class Clock:
+class Clock(NamedTuple):
     """The clock after some ply: the control, the stamp of the last ply (the start before
     ply 1), and each seat's account."""
 
@@ -214,18 +211,18 @@ class Clock:
         account = self.seat(seat)
         cost = self.charged(seat, self.last, at)
         # The bank loses every charge; an own move then earns its increment, up to the cap.
-        account = replace(account, used=account.used + cost, balance=account.balance - cost)
+        account = account._replace(used=account.used + cost, balance=account.balance - cost)
         if own:
             balance = account.balance
             if self.control.bank is not None:
                 balance += (self.control.increment or 0.0) * DAY
                 if self.control.cap is not None:
                     balance = min(balance, self.control.cap * DAY)
-            account = replace(account, moves=account.moves + 1, balance=balance)
+            account = account._replace(moves=account.moves + 1, balance=balance)
         if leave is not None:
-            account = replace(account, leave=account.leave + (self._checked_leave(account, at, leave),))
+            account = account._replace(leave=account.leave + (self._checked_leave(account, at, leave),))
         seats = tuple(account if s == seat else self.seat(s) for s in (1, 2))
-        return replace(self, last=at, seats=seats)  # type: ignore[arg-type]
+        return self._replace(last=at, seats=seats)
 
     def _checked_leave(self, account: SeatClock, at: dt.datetime,
                        leave: tuple[dt.datetime, dt.datetime]) -> tuple[dt.datetime, dt.datetime]:

@@ -16,7 +16,6 @@ import contextlib
 import os
 import stat
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Iterator
@@ -155,9 +154,11 @@ def write_atomic(path: str | os.PathLike[str], text: str | bytes, *, force: bool
         except (OSError, RuntimeError):  # RuntimeError: a loop, on Python before 3.13
             raise UsageError(f"{target}: a symbolic link to a missing file or a loop of links; "
                              "give another output") from None
-    directory = target.parent
+    # A new, private file beside the target (as tempfile.mkstemp makes one, without loading
+    # tempfile and random at every start of the command line).
+    tmp = target.with_name(f".{target.name}.{os.urandom(6).hex()}.tmp")
     try:
-        fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=directory)
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
     except OSError as exc:
         raise UsageError(f"{target}: cannot write: {exc.strerror}") from None
     try:

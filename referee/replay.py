@@ -25,32 +25,17 @@ ACCEPT = "accept draw"
 DRAW = "draw"
 
 
-# Entries every two-seat game knows beside its own moves: the end of a game by the players'
-# word or by the clock rather than on the board.
-
-
 @dataclass(frozen=True)
-class Resign(Move):
+class Ending(Move):
+    """An entry every game knows beside its own moves, which ends the game by the players' word
+    or by the clock rather than on the board: `resign` (R-G2), and in two-seat games `claim
+    time` and `accept draw` (SPEC §6). `seat` made it: for a claim, the seat not to move."""
+
+    word: str  # RESIGN, CLAIM or ACCEPT
     seat: int
 
     def __str__(self) -> str:
-        return RESIGN
-
-
-@dataclass(frozen=True)
-class ClaimTime(Move):
-    seat: int  # the claimant: the seat not to move
-
-    def __str__(self) -> str:
-        return CLAIM
-
-
-@dataclass(frozen=True)
-class AcceptDraw(Move):
-    seat: int
-
-    def __str__(self) -> str:
-        return ACCEPT
+        return self.word
 
 
 class Standing(NamedTuple):
@@ -98,7 +83,7 @@ class Replay:
 
     @property
     def resigned(self) -> bool:
-        return self.ended is not None and isinstance(self.played[self.ended[0] - 1], Resign)
+        return self.ended is not None and str(self.played[self.ended[0] - 1]) == RESIGN
 
     def outcome(self, ply: int | None = None) -> Outcome | None:
         ply = self.plies if ply is None else ply
@@ -179,8 +164,9 @@ class Replay:
             raise IllegalMoveError("this game has no clock: there is no leave to take")
         if clock is not None and at is not None:
             # A claim charges the seat that ran out its time up to the claim; it is nobody's move.
-            seat = self.game.to_move(state) if isinstance(move, ClaimTime) else mover
-            own = not (isinstance(move, ClaimTime) or word == "pass" and self.game.must_pass(state))
+            claim = word == CLAIM
+            seat = self.game.to_move(state) if claim else mover
+            own = not (claim or word == "pass" and self.game.must_pass(state))
             try:
                 clock = clock.after(seat, at, own=own, leave=leave)
             except ClockError as exc:
@@ -202,9 +188,9 @@ class Replay:
         if word == RESIGN:
             # R-G2: only the seat to move may resign; everybody else wins.
             if self.game.cooperative:
-                return Resign(to_move), Outcome((), f"seat {to_move} resigned",
-                                                summary=f"Lost: seat {to_move} resigned")
-            return Resign(to_move), Outcome(others, f"seat {to_move} resigned")
+                return Ending(RESIGN, to_move), Outcome((), f"seat {to_move} resigned",
+                                                        summary=f"Lost: seat {to_move} resigned")
+            return Ending(RESIGN, to_move), Outcome(others, f"seat {to_move} resigned")
         if len(self.seats) != 2 or self.game.cooperative:
             raise IllegalMoveError(f"{word}: only in a game of two seats")
         if word == ACCEPT:
@@ -212,7 +198,7 @@ class Replay:
             if standing.offer is None or standing.offer == to_move:
                 raise IllegalMoveError("accept draw: no draw offer stands (an offer is answered "
                                        "by the very next move)")
-            return AcceptDraw(to_move), Outcome((), "draw agreed")
+            return Ending(ACCEPT, to_move), Outcome((), "draw agreed")
         # SPEC §6: claim time, by the seat not to move, at the claim's own time stamp.
         claimant = others[0]
         if standing.clock is None:
@@ -225,7 +211,7 @@ class Replay:
                 f"claim time: seat {to_move} still has {words(left)} left, until "
                 f"{stamp(standing.clock.deadline(to_move))}"
             )
-        return ClaimTime(claimant), Outcome((claimant,), f"seat {to_move} ran out of time")
+        return Ending(CLAIM, claimant), Outcome((claimant,), f"seat {to_move} ran out of time")
 
     def push_forced_passes(self, at: dt.datetime | None = None) -> list[Move]:
         """The passes the referee writes for seats that cannot act (R-G3, SPEC §4), stamped

@@ -20,7 +20,7 @@ from referee.games.base import Pass
 from referee.games.odd import Dustin, Odd
 from referee.geometry import hexhex_grid
 from referee.record import Record, parse_record
-from referee.replay import Resign, replay, start
+from referee.replay import RESIGN, Ending, replay, start
 
 ROWS_3 = [
     ["a1", "b1", "c1"],
@@ -487,8 +487,9 @@ def test_moves_are_values_however_they_were_typed():
     assert move == odd.parse(state, "  B   E5 ") and hash(move) == hash(odd.parse(state, "B E5"))
     assert str(move) == "b e5" and "e5" in repr(move)
     assert move != odd.parse(state, "w e5") and move != odd.parse(state, "b e4")
-    assert len({move, odd.parse(state, "B E5"), Pass(), Pass(), Resign(1), Resign(1), Resign(2)}) == 4
-    assert Pass() != Resign(1) and move != "b e5"
+    resign = lambda seat: Ending(RESIGN, seat)  # noqa: E731
+    assert len({move, odd.parse(state, "B E5"), Pass(), Pass(), resign(1), resign(1), resign(2)}) == 4
+    assert Pass() != resign(1) and move != "b e5"
 
 
 def test_odd_and_dustin_share_one_board_per_size_R_OD1():
