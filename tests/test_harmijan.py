@@ -29,8 +29,8 @@ from referee.games.harmijan import (
     WHITE,
     HarmijanState,
     ShapeClass,
-    _compare,
-    _symmetries,
+    compare,
+    symmetries,
     shape_form,
 )
 from referee.record import Record, parse_record, read_record
@@ -446,7 +446,7 @@ def test_shape_classes_are_the_free_polyhexes_R_HJ6(size, free):
 @pytest.mark.parametrize("size", [1, 2, 3, 4, 5])
 def test_all_12_images_of_a_shape_give_one_form_R_HJ6(size):
     for shape in fixed_polyhexes(size):
-        images = list(zip(*(_symmetries(q, r) for q, r in shape)))
+        images = list(zip(*(symmetries(q, r) for q, r in shape)))
         assert len(images) == 12
         for image in images:
             for dq, dr in ((0, 0), (3, -2), (-5, 7)):
@@ -457,7 +457,7 @@ def test_the_12_symmetries_keep_adjacency_and_are_distinct_R_HJ6():
     # The three-cell "boomerang" has no symmetry but the identity and one reflection, so its 12
     # images fall into 6 distinct fixed shapes; the straight three has 3.
     for shape, fixed in ((((0, 0), (1, 0), (2, 1)), 6), (((0, 0), (1, 0), (2, 0)), 3)):
-        images = {tuple(sorted(image)) for image in zip(*(_symmetries(q, r) for q, r in shape))}
+        images = {tuple(sorted(image)) for image in zip(*(symmetries(q, r) for q, r in shape))}
         normal = set()
         for image in images:
             q0, r0 = image[0]
@@ -485,27 +485,27 @@ def test_the_ruling_example_R_HJ7():
     black = classes((4, 3), (2, 1))  # 16, then 4
     white = classes((7, 1), (3, 2))  # 14, then 9
     assert [k.worth for k in black] == [16, 4] and [k.worth for k in white] == [14, 9]
-    assert _compare(black, white)[0] == BLACK
+    assert compare(black, white)[0] == BLACK
 
 
 def test_a_tie_is_broken_by_the_second_class_R_HJ7():
-    winner, reason = _compare(classes((4, 2), (2, 1)), classes((4, 2), (2, 3)))
+    winner, reason = compare(classes((4, 2), (2, 1)), classes((4, 2), (2, 3)))
     assert winner == WHITE
     assert reason == "1st classes tie at 12; 2nd class white 8 to 4"
 
 
 def test_several_ties_are_summed_up_before_the_deciding_class_R_HJ7():
-    winner, reason = _compare(classes((4, 2), (3, 1), (1, 1)), classes((4, 2), (3, 1), (1, 3)))
+    winner, reason = compare(classes((4, 2), (3, 1), (1, 1)), classes((4, 2), (3, 1), (1, 3)))
     assert winner == WHITE and reason == "1st–2nd classes tie (12, 6); 3rd class white 4 to 2"
 
 
 def test_a_list_that_runs_out_first_loses_R_HJ7():
-    winner, reason = _compare(classes((3, 1)), classes((3, 1), (1, 1)))
+    winner, reason = compare(classes((3, 1)), classes((3, 1), (1, 1)))
     assert winner == WHITE and reason == "1st classes tie at 6; black has no 2nd class"
 
 
 def test_identical_lists_are_a_draw_R_HJ7():
-    winner, reason = _compare(classes((3, 1), (2, 2)), classes((3, 1), (2, 2)))
+    winner, reason = compare(classes((3, 1), (2, 2)), classes((3, 1), (2, 2)))
     assert winner is None and reason.startswith("identical scoring lists")
 
 

@@ -9,6 +9,7 @@ Rules code does no I/O: no files, no printing, no clock.
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Mapping, NamedTuple
 
 from referee.errors import UsageError
@@ -16,10 +17,6 @@ from referee.errors import UsageError
 if TYPE_CHECKING:
     import random  # only games that shuffle need it at run time, and they import it
 
-
-# The value types here and in the modules every command loads are named tuples or small slotted
-# classes rather than frozen dataclasses: making a frozen dataclass costs about 0.4 ms at import,
-# and the command line pays its imports at every start (README: Performance).
 
 
 class Outcome(NamedTuple):
@@ -87,35 +84,18 @@ def count(n: int, singular: str, plural: str | None = None) -> str:
 
 class Move:
     """A parsed move: a value, never changed once made. `str(move)` is its canonical notation
-    (SPEC §5).
-
-    A move type either is a frozen dataclass or, where it loads at every start, names its fields
-    in `__slots__` and gets its value semantics here: equal when of one type with equal fields.
+    (SPEC §5). Every move type is a frozen dataclass: equal when of one type with equal fields.
     """
 
     __slots__ = ()
-
-    def _fields(self) -> tuple[Any, ...]:
-        return tuple(getattr(self, name) for name in self.__slots__)
-
-    def __eq__(self, other: object) -> bool:
-        return type(other) is type(self) and other._fields() == self._fields()  # type: ignore[attr-defined]
-
-    def __hash__(self) -> int:
-        return hash((type(self), self._fields()))
-
-    def __repr__(self) -> str:
-        fields = ", ".join(f"{name}={getattr(self, name)!r}" for name in self.__slots__)
-        return f"{type(self).__name__}({fields})"
 
     def __str__(self) -> str:  # pragma: no cover - every move type overrides it
         raise NotImplementedError
 
 
+@dataclass(frozen=True)
 class Pass(Move):
     """The pass of a seat that cannot act (R-G3)."""
-
-    __slots__ = ()
 
     def __str__(self) -> str:
         return "pass"

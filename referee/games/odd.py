@@ -5,6 +5,7 @@ number of groups of at least `min_group` stones, both colours counted, decides (
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from typing import Any, Mapping, NamedTuple
 
 from referee.errors import IllegalMoveError, NotationError
@@ -18,11 +19,11 @@ KINDS = (PieceKind("b", "X", "black"), PieceKind("w", "O", "white"))
 _MOVE = re.compile(r"\s*([bw])\s+(\S+)\s*", re.IGNORECASE)
 
 
+@dataclass(frozen=True)
 class Placement(Move):
-    __slots__ = ("colour", "cell", "cell_name")
-
-    def __init__(self, colour: int, cell: int, cell_name: str):
-        self.colour, self.cell, self.cell_name = colour, cell, cell_name
+    colour: int
+    cell: int
+    cell_name: str
 
     def __str__(self) -> str:
         return f"{COLOUR_LETTER[self.colour]} {self.cell_name}"

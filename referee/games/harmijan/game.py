@@ -16,11 +16,11 @@ from typing import Any, Callable, Iterator, Mapping
 
 from referee.errors import IllegalMoveError, NotationError
 from referee.games.base import Game, Move, Option, Outcome, Pass, count
+from referee.games.harmijan.scoring import BLACK, COLOUR, WHITE, ShapeClass, compare, shape_form
 from referee.geometry import HexHexGrid, hexhex_grid
 from referee.picture import Picture, PieceKind
 
-EMPTY, BLACK, WHITE = 0, 1, 2
-COLOUR = {BLACK: "black", WHITE: "white"}
+EMPTY = 0
 LETTER = {BLACK: "b", WHITE: "w"}
 GLYPH = {BLACK: "X", WHITE: "O"}
 NUMBER_WORDS = {0: "no", 1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
@@ -76,63 +76,6 @@ class Turn(Move):
 
     def __str__(self) -> str:
         return f"{self.slide} {self.names[2]}"
-
-
-# -- shapes (R-HJ6) ----------------------------------------------------------------------------
-
-
-def _symmetries(q: int, r: int) -> list[tuple[int, int]]:
-    """The 12 images of axial cell (q, r) under the rotations and reflections of the hex grid.
-
-    In cube coordinates x = q, y = r − q, z = −r (x + y + z = 0) the six directions of SPEC §2
-    are the permutations of (1, −1, 0); a turn by 60° is (x, y, z) → (−z, −x, −y) and swapping
-    y and z is a reflection.
-    """
-    x, y, z = q, r - q, -r
-    images = []
-    for cube in ((x, y, z), (x, z, y)):
-        a, b, c = cube
-        for _ in range(6):
-            images.append((a, -c))  # back to axial: q = x, r = −z
-            a, b, c = -c, -a, -b
-    return images
-
-
-def shape_form(cells: "list[tuple[int, int]] | tuple[tuple[int, int], ...]") -> tuple[tuple[int, int], ...]:
-    """The canonical form of a creature's shape: the same for all shapes that one of the 12
-    symmetries and a translation map onto each other, different otherwise (R-HJ6).
-
-    Each of the 12 images is translated so that its smallest cell is (0, 0); the form is the
-    smallest of the 12 sorted tuples."""
-    images = zip(*(_symmetries(q, r) for q, r in cells))
-    forms = []
-    for image in images:
-        ordered = sorted(image)
-        q0, r0 = ordered[0]
-        forms.append(tuple((q - q0, r - r0) for q, r in ordered))
-    return min(forms)
-
-
-@dataclass(frozen=True)
-class ShapeClass:
-    """Creatures of one colour with one shape (R-HJ7): `count` of them, `size` stones each."""
-
-    size: int
-    count: int
-    creatures: tuple[tuple[int, ...], ...]  # their cells, for the diagram
-
-    @property
-    def worth(self) -> int:
-        return self.count * self.size + self.size  # R-HJ7: n·s + s
-
-    def as_json(self) -> dict[str, int]:
-        return {"size": self.size, "count": self.count, "worth": self.worth}
-
-    def __str__(self) -> str:
-        return f"{self.worth} ({self.count}×{self.size})"
-
-
-# -- the position ------------------------------------------------------------------------------
 
 
 @dataclass(frozen=True)
@@ -646,7 +589,7 @@ class Harmijan(Game):
             return None
         lists = {colour: state.classes(colour) for colour in (BLACK, WHITE)}
         why = "third repetition of the position (R-HJ8); " if state.repeated else ""
-        winner, reason = _compare(lists[BLACK], lists[WHITE])
+        winner, reason = compare(lists[BLACK], lists[WHITE])
         if winner is None:
             return Outcome((), why + reason)
         return Outcome((state.seat_of(winner),), why + reason)
@@ -775,35 +718,3 @@ def _counted(state: HarmijanState, **changes: Any) -> HarmijanState:
     stones, turn = changes.get("stones", state.stones), changes.get("turn", state.turn)
     history = Counted(stones, turn, state.history)
     return replace(state, **changes, history=history, repeated=history.times >= 3)
-
-
-def _compare(black: list[ShapeClass], white: list[ShapeClass]) -> tuple[int | None, str]:
-    """R-HJ7: compare the classes in order by worth; a list that runs out first loses."""
-    tied: list[int] = []
-    for k in range(max(len(black), len(white))):
-        nth = _ordinal(k + 1)
-        if k >= len(black) or k >= len(white):
-            short = BLACK if k >= len(black) else WHITE
-            return 3 - short, _ties(tied) + f"{COLOUR[short]} has no {nth} class"
-        a, b = black[k].worth, white[k].worth
-        if a != b:
-            winner = BLACK if a > b else WHITE
-            return winner, _ties(tied) + f"{nth} class {COLOUR[winner]} {max(a, b)} to {min(a, b)}"
-        tied.append(a)
-    if not tied:
-        return None, "no creatures on either side"
-    return None, "identical scoring lists (" + ", ".join(str(w) for w in tied) + ")"
-
-
-def _ties(worths: list[int]) -> str:
-    """The classes that tied before the decision, short enough for a status line."""
-    if not worths:
-        return ""
-    if len(worths) == 1:
-        return f"1st classes tie at {worths[0]}; "
-    values = ", ".join(str(w) for w in worths)
-    return f"1st–{_ordinal(len(worths))} classes tie ({values}); "
-
-
-def _ordinal(n: int) -> str:
-    return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
