@@ -19,17 +19,16 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from referee import seal
+from referee.clock import Control, report as clock_report, short_words, stamp, words
 from referee.data import data_file
 from referee.errors import RefereeError, UsageError
-from referee.games import GAMES, Game
 from referee.files import STDIN, check_output, locked, read_input, record_files, write_atomic
+from referee.games import GAMES, Game
 from referee.record import MAX_PLIES, MAX_RECORD_BYTES, MAX_TEXT_CHARS, Record, parse_record, read_record
 from referee.render.header import header, plain
 from referee.replay import Replay, replay, start
 from referee.turn import take_turn
-from referee.clock import Control, report as clock_report, short_words, stamp, words
 
-PAPERS = ("a4", "letter")
 # SPEC §8: without --format, an output's extension names its format.
 EXTENSIONS = {".txt": "text", ".svg": "svg", ".png": "png", ".pdf": "pdf", ".html": "html",
               ".gif": "gif", ".eml": "eml"}
