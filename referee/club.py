@@ -99,10 +99,13 @@ class Report(NamedTuple):
         return drawing.text(self.standings)
 
     def speed(self) -> str:
+        """How fast the records were judged: for stderr, never in the standings themselves."""
         count = self.standings.records
-        rate = count / self.seconds if self.seconds > 0 else float("inf")
+        if not count:
+            return "no records found"
+        rate = f"{count / self.seconds:,.0f}" if self.seconds > 0 else "∞"
         processes = "1 process" if self.workers == 1 else f"{self.workers} processes"
-        return f"judged {count:,} records in {self.seconds:.1f} s: {rate:,.0f} records/s ({processes})"
+        return f"judged {count:,} records in {self.seconds:.1f} s: {rate} records/s ({processes})"
 
 
 def standings(paths: list[str], html: str | None = None, force: bool = False,

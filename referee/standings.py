@@ -182,7 +182,7 @@ def standings(judged: Iterable[Judged]) -> Standings:
             else:
                 cooperative.setdefault(record.game, []).append((record, people))
         elif len(people) < len(record.names):
-            skipped.append((record.file, "a seat without a name in [players]: no opponent to count"))
+            skipped.append((record.file, "a seat has no name in [players]"))
         elif len({p.person.key for p in people}) < len(people):
             skipped.append((record.file, "one player holds more than one seat"))
         else:

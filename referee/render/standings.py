@@ -18,7 +18,7 @@ from markupsafe import Markup
 
 from referee.render.header import plain
 from referee.render.templates import render, source
-from referee.standings import Cell, CoopTable, Standings, Table
+from referee.standings import Cell, CoopRow, CoopTable, Standings, Table
 
 WIDTH = 78  # a mail's line
 MIN_NAME = 8  # below this a name no longer tells players apart: the table grows wider instead
@@ -152,6 +152,11 @@ class HtmlTable(NamedTuple):
     rows: list[HtmlRow]
 
 
+class HtmlCoop(NamedTuple):
+    name: str
+    rows: list[tuple[str, CoopRow]]  # (the name shown, the row)
+
+
 def page(result: Standings, links: dict[str, str]) -> str:
     """The standings as one HTML file: `links` maps each record file to its address from the
     page (relative, made by the caller, who knows where the page goes)."""
@@ -161,7 +166,8 @@ def page(result: Standings, links: dict[str, str]) -> str:
     return render(
         "standings.html.j2", style=style, style_hash=f"sha256-{digest}",
         tables=[_html_table(table, links) for table in result.games.values()],
-        coop=list(result.cooperative.values()), invalid=result.invalid, skipped=result.skipped,
+        coop=[HtmlCoop(t.name, [(labels(t)[row.key], row) for row in t.rows]) for t in result.cooperative.values()],
+        invalid=result.invalid, skipped=result.skipped,
         summary=f"{result.records} records: {counted} counted, {len(result.invalid)} invalid, "
                 f"{len(result.skipped)} not counted",
     )
