@@ -114,6 +114,8 @@ def standings(paths: list[str], html: str | None = None, force: bool = False,
     game, and the page written to `html` when asked (refused before any work if it exists
     without `force`)."""
     check_output(html, force)
+    if html is not None and not os.path.isdir(os.path.dirname(os.path.abspath(html))):
+        raise UsageError(f"{html}: no such folder to write the page into")
     files = _once_each(record_files(paths))
     started = time.perf_counter()
     with progress(len(files)) as bar:
