@@ -20,7 +20,9 @@ What is measured (and the targets, where there is one):
 - legal-move listing: harmijan size 7 on the most crowded position of a game, and hermetica
   on the current position of the in-progress sample game (target: under 20 ms) and the worst
   position of all sample games;
-- `referee validate` over 1,000 records: wall time and peak memory (resident set).
+- `referee validate` over 1,000 records: wall time and peak memory (resident set);
+- `referee standings` over 10,000 records (a club's archive of finished 61-ply odd games among
+  40 players): wall time, records judged per second, the processes that judged them.
 """
 
 from __future__ import annotations
@@ -31,6 +33,7 @@ import json
 import os
 import platform
 import random
+import re
 import shutil
 import statistics
 import subprocess
@@ -320,6 +323,40 @@ def validate_many(work: Path, label: str, sources: list[Path], count: int = 1000
     }
 
 
+def standings_many(work: Path, count: int = 10_000, distinct: int = 200) -> dict[str, Any]:
+    """`referee standings --json` over `count` records: `distinct` random finished odd games,
+    each copied under other players' names (names are not sealed, and these games carry no
+    `id`, so every copy is judged and counted as a game of its own)."""
+    folder = work / "club"
+    folder.mkdir()
+    rng = random.Random(7)
+    people = [f"Player {i:02d} <p{i:02d}@example.org>" for i in range(40)]
+    texts = [random_play("odd", {"size": 5}, 1000 + seed).record.to_toml() for seed in range(distinct)]
+    assert all('1 = "Ann"\n2 = "Bo"\n' in text for text in texts)
+    for i in range(count):
+        first, second = rng.sample(people, 2)
+        text = texts[i % distinct].replace('1 = "Ann"\n2 = "Bo"\n', f'1 = "{first}"\n2 = "{second}"\n')
+        sub = folder / f"{i // 1000:02d}"
+        sub.mkdir(exist_ok=True)
+        (sub / f"{i:05d}.toml").write_text(text, encoding="utf-8")
+    t0 = time.perf_counter()
+    done = subprocess.run([*referee_command(), "standings", "--json", str(folder)], env=player_env(),
+                          stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    elapsed = time.perf_counter() - t0
+    report = json.loads(done.stdout)
+    counted = sum(row["played"] for row in report["games"]["odd"]["players"]) // 2
+    processes = int(re.search(r"\((\d+) process", done.stderr)[1])
+    return {
+        "records": count,
+        "exit_code": done.returncode,
+        "games_counted": counted,
+        "seconds": elapsed,
+        "records_per_s": count / elapsed,
+        "processes": processes,
+        "judging": done.stderr.strip().splitlines()[-1],
+    }
+
+
 # -- the report ------------------------------------------------------------------------------
 
 
@@ -349,7 +386,12 @@ def main() -> None:
     # 20-30 ms here); more rounds keep one burst from moving the median.
     parser.add_argument("--cli-runs", type=int, default=30, help="rounds of the command-line timings (median)")
     parser.add_argument("--json", default=str(ROOT / "bench" / "results.json"), help="where to write the results")
+    parser.add_argument("--standings-only", action="store_true", help="only the standings over 10,000 records (printed, not written)")
     args = parser.parse_args()
+    if args.standings_only:
+        with tempfile.TemporaryDirectory() as tmp:
+            print(json.dumps(standings_many(Path(tmp)), indent=2))
+        return
 
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
@@ -369,6 +411,7 @@ def main() -> None:
             validate_many(work, "finished 61-ply odd games", odd_games),
             validate_many(work, "every sample game", sorted(SAMPLES.rglob("*.toml"))),
         ]
+        club = standings_many(work)
 
     floor = cli['python -c "import typer"']
     odd5, odd12 = games[0], games[1]
@@ -394,6 +437,7 @@ def main() -> None:
         "toml_61_ply_odd_record": {k: round(v, 3) for k, v in forms.items()},
         "listing": [{k: round(v, 2) if isinstance(v, float) else v for k, v in row.items()} for row in lists],
         "validate_1000": [{k: round(v, 2) if isinstance(v, float) else v for k, v in row.items()} for row in many],
+        "standings_10000": {k: round(v, 2) if isinstance(v, float) else v for k, v in club.items()},
         "targets": [{"target": t, "measured": m, "met": ok} for t, m, ok in targets],
     }
     Path(args.json).write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
@@ -451,6 +495,14 @@ def report(results: dict[str, Any]) -> str:
         f"| {row['records']} (exit {row['exit_code']}) | {row['seconds']:.1f} s | {row['records_per_s']:.0f} "
         f"| {row['peak_rss_mib']:.0f} MiB | {row['toml_reading_alone_s']:.1f} s |"
         for row in results["validate_1000"]
+    ]
+    club = results["standings_10000"]
+    lines += [
+        "",
+        "| `referee standings` over 10,000 records | wall time | records/s | processes | games counted |",
+        "|---|---:|---:|---:|---:|",
+        f"| finished 61-ply odd games, 40 players (exit {club['exit_code']}) | {club['seconds']:.1f} s "
+        f"| {club['records_per_s']:,.0f} | {club['processes']} | {club['games_counted']:,} |",
     ]
     lines += [
         "",

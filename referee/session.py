@@ -318,6 +318,30 @@ def _fit(line: str, width: int = 78) -> str:
     return line if len(line) <= width else line[: width - 1] + "…"
 
 
+class Judgement(NamedTuple):
+    """One record judged: replayed, or the fault that stopped it; the plies the file holds
+    (0 when it could not be read); a note on the signatures (empty, or why they were not
+    checked)."""
+
+    play: Replay | None
+    fault: RefereeError | None
+    plies: int
+    note: str
+
+
+def judge(path: str) -> Judgement:
+    """Read, replay and check one record (rules, result, seal, signatures where the signing
+    library is installed), never raising: what `validate` and `standings` judge by."""
+    plies = 0
+    try:
+        record = read_record(path)
+        plies = len(record.moves)
+        play = replay(record)
+        return Judgement(play, None, plies, _signature_note(play))
+    except RefereeError as exc:
+        return Judgement(None, exc, plies, "")
+
+
 class Verdict(NamedTuple):
     """One record judged by `validate`: its `validate --json` object, the fault if any, and
     the result sentence when valid."""
@@ -328,22 +352,20 @@ class Verdict(NamedTuple):
 
 
 def validate(path: str) -> Verdict:
-    report: dict[str, Any] = {"file": str(path), "valid": True, "plies": 0, "error": None}
-    try:
-        record = read_record(path)
-        report["plies"] = len(record.moves)
-        play = replay(record)
-        if play.clock is not None:
-            report["clock"] = clock_report(play.clock, play.to_move(), now())
-        return Verdict(report, None, play.result_sentence() + _signature_note(play))
-    except RefereeError as exc:
-        report["valid"] = False
-        if exc.ply is not None:
-            report["plies"] = exc.ply - 1
-        report["error"] = {"ply": exc.ply, "move": exc.move, "message": exc.reason}
-        if exc.action is not None:
-            report["error"]["action"] = exc.action
-        return Verdict(report, exc, "")
+    judged = judge(path)
+    report: dict[str, Any] = {"file": str(path), "valid": True, "plies": judged.plies, "error": None}
+    exc = judged.fault
+    if exc is None:
+        if judged.play.clock is not None:
+            report["clock"] = clock_report(judged.play.clock, judged.play.to_move(), now())
+        return Verdict(report, None, judged.play.result_sentence() + judged.note)
+    report["valid"] = False
+    if exc.ply is not None:
+        report["plies"] = exc.ply - 1
+    report["error"] = {"ply": exc.ply, "move": exc.move, "message": exc.reason}
+    if exc.action is not None:
+        report["error"]["action"] = exc.action
+    return Verdict(report, exc, "")
 
 
 # -- pictures --------------------------------------------------------------------------------

@@ -1,7 +1,8 @@
 """The Jinja environments. Templates ship inside the installed package as `referee.templates`.
 
-SVG output is autoescaped; text output passes every value through `plain`, which takes out
-control characters, so a player's name cannot inject terminal escapes or fake lines into a mail.
+SVG and HTML output is autoescaped (the kind follows the template's suffix: `.svg.j2`,
+`.html.j2`); every value in every output passes through `plain`, which takes out control
+characters, so a player's name cannot inject terminal escapes or fake lines into a mail.
 """
 
 from __future__ import annotations
@@ -24,10 +25,15 @@ def _load(name: str) -> str:
     return folder.joinpath(name).read_text(encoding="utf-8")
 
 
+def source(name: str) -> str:
+    """A file of the templates folder as it stands (a style sheet a page inlines)."""
+    return _load(name)
+
+
 @cache
 def environment(kind: str) -> jinja2.Environment:
     loader = jinja2.FunctionLoader(_load)
-    if kind == "svg":
+    if kind in ("svg", "html"):
         return jinja2.Environment(
             loader=loader, autoescape=True, trim_blocks=True, lstrip_blocks=True,
             finalize=plain, undefined=jinja2.StrictUndefined,
@@ -39,5 +45,5 @@ def environment(kind: str) -> jinja2.Environment:
 
 
 def render(template: str, **context: object) -> str:
-    kind = "svg" if template.endswith(".svg.j2") else "text"
+    kind = "svg" if template.endswith(".svg.j2") else "html" if template.endswith(".html.j2") else "text"
     return environment(kind).get_template(template).render(**context)

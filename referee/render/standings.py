@@ -1,0 +1,199 @@
+"""The standings drawn: a text crosstable for the club's mail and a self-contained HTML page.
+
+Crosstables as clubs print them: players numbered by place, one column per opponent by
+number, each cell the results of their games in the order played (1 win, ½ draw, 0 loss,
+* still going on), then points, Sonneborn-Berger and the Elo rating. The text fits 78 columns
+for up to eight players or so, names cut to the room left; the page links every result to its
+record and holds no script (a Content-Security-Policy forbids any, and allows only its own
+style, by hash).
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+from typing import NamedTuple
+
+from markupsafe import Markup
+
+from referee.render.header import plain
+from referee.render.templates import render, source
+from referee.standings import Cell, CoopRow, CoopTable, Standings, Table
+
+WIDTH = 78  # a mail's line
+MIN_NAME = 8  # below this a name no longer tells players apart: the table grows wider instead
+SYMBOLS = {1.0: "1", 0.5: "½", 0.0: "0", None: "*"}
+LISTED = 10  # records not counted, listed one by one; beyond that counted
+
+
+def points(value: float) -> str:
+    """3.5 as crosstables write it: 3½ (½ alone for a half)."""
+    whole, half = int(value), value % 1 >= 0.5
+    return ("" if half and whole == 0 else str(whole)) + ("½" if half else "")
+
+
+def decimal(value: float) -> str:
+    """A Sonneborn-Berger score (a multiple of a quarter) without trailing zeros."""
+    return f"{value:.2f}".rstrip("0").rstrip(".")
+
+
+def labels(table: Table | CoopTable) -> dict[str, str]:
+    """The name shown for each player: the name without its address, unless two players of
+    the table would then look alike."""
+    shorts = [row.short.casefold() for row in table.rows]
+    return {row.key: row.short if shorts.count(row.short.casefold()) == 1 else row.player for row in table.rows}
+
+
+def _cells(table: Table, key: str, opponent: str) -> list[Cell]:
+    return table.cells.get((key, opponent), [])
+
+
+# -- text --------------------------------------------------------------------------------------
+
+
+def crosstable_lines(table: Table) -> list[str]:
+    rows = table.rows
+    names = labels(table)
+    games = max((len(cells) for cells in table.cells.values()), default=1)
+    column = max(games, len(str(len(rows))))
+    number = len(str(len(rows)))
+    tail = f"  {'Pts':>5} {'SB':>6} {'Elo':>5}"
+    room = WIDTH - number - 2 - len(rows) * (1 + column) - len(tail)
+    longest = max(len(plain(names[row.key])) for row in rows)
+    name_width = max(min(longest, room), min(longest, MIN_NAME), 6)
+    head = f"{'#':>{number}}  {'Player':<{name_width}}" + "".join(
+        f" {row.number:<{column}}" for row in rows
+    ) + tail
+    lines = [head]
+    for row in rows:
+        cells = "".join(
+            " " + ("X" * games if other.key == row.key else
+                   "".join(SYMBOLS[c.score] for c in _cells(table, row.key, other.key))).ljust(column)
+            for other in rows
+        )
+        lines.append(
+            f"{row.number:>{number}}  {_cut(plain(names[row.key]), name_width):<{name_width}}{cells}"
+            f"  {points(row.points):>5} {decimal(row.sonneborn_berger):>6} {row.rating:>5.0f}"
+        )
+    return [line.rstrip() for line in lines]
+
+
+def _cut(text: str, width: int) -> str:
+    return text if len(text) <= width else text[: width - 1] + "…"
+
+
+def _title(name: str, what: str) -> str:
+    return _cut(plain(f"{name}: {what}"), WIDTH)
+
+
+def text(result: Standings) -> list[str]:
+    """`referee standings` without --json: a crosstable per game, the cooperative games, then
+    the records counted nowhere and why."""
+    lines: list[str] = []
+    for table in result.games.values():
+        lines += [_title(table.name, _summary(table)), ""]
+        lines += crosstable_lines(table) + [""]
+    for coop in result.cooperative.values():
+        lines += [_title(coop.name, "solo and cooperative games"), ""] + coop_lines(coop) + [""]
+    if result.invalid:
+        lines.append(f"Invalid records, counted nowhere ({len(result.invalid)}):")
+        lines += [f"  {plain(error)}" for _, error in result.invalid]
+        lines.append("")
+    if result.skipped:
+        lines.append(f"Valid records not counted ({len(result.skipped)}):")
+        lines += [_cut(plain(f"  {file}: {reason}"), WIDTH) for file, reason in result.skipped[:LISTED]]
+        if len(result.skipped) > LISTED:
+            lines.append(f"  … and {len(result.skipped) - LISTED} more (--json lists them all)")
+        lines.append("")
+    counted = result.records - len(result.invalid) - len(result.skipped)
+    lines.append(f"{result.records} records: {counted} counted, {len(result.invalid)} invalid, "
+                 f"{len(result.skipped)} not counted")
+    return lines
+
+
+def coop_lines(table: CoopTable) -> list[str]:
+    names = labels(table)
+    width = max(6, min(max(len(plain(names[row.key])) for row in table.rows), 30))
+    lines = [f"{'Player':<{width}}  Played  Won Lost  Going on  Solo W-L  Coop W-L"]
+    for row in table.rows:
+        solo, coop = f"{row.solo[1]}-{row.solo[2]}", f"{row.coop[1]}-{row.coop[2]}"
+        lines.append(f"{_cut(plain(names[row.key]), width):<{width}}  {row.played:>6} {row.wins:>4} "
+                     f"{row.losses:>4}  {row.unfinished:>8}  {solo:>8}  {coop:>8}")
+    return lines
+
+
+# -- HTML --------------------------------------------------------------------------------------
+
+
+class Result(NamedTuple):
+    symbol: str
+    href: str
+    title: str
+
+
+class HtmlRow(NamedTuple):
+    number: int
+    player: str  # the whole spelling, shown on hover
+    label: str
+    cells: list[list[Result] | None]  # one per opponent by number; None on the diagonal
+    played: int
+    wins: int
+    draws: int
+    losses: int
+    unfinished: int
+    points: str
+    sonneborn_berger: str
+    rating: str
+
+
+class HtmlTable(NamedTuple):
+    name: str
+    summary: str
+    rows: list[HtmlRow]
+
+
+class HtmlCoop(NamedTuple):
+    name: str
+    rows: list[tuple[str, CoopRow]]  # (the name shown, the row)
+
+
+def page(result: Standings, links: dict[str, str]) -> str:
+    """The standings as one HTML file: `links` maps each record file to its address from the
+    page (relative, made by the caller, who knows where the page goes)."""
+    style = Markup(" ".join(source("standings.css").split()))
+    digest = base64.b64encode(hashlib.sha256(style.encode("utf-8")).digest()).decode("ascii")
+    counted = result.records - len(result.invalid) - len(result.skipped)
+    return render(
+        "standings.html.j2", style=style, style_hash=f"sha256-{digest}",
+        tables=[_html_table(table, links) for table in result.games.values()],
+        coop=[HtmlCoop(t.name, [(labels(t)[row.key], row) for row in t.rows]) for t in result.cooperative.values()],
+        invalid=result.invalid, skipped=result.skipped,
+        summary=f"{result.records} records: {counted} counted, {len(result.invalid)} invalid, "
+                f"{len(result.skipped)} not counted",
+    )
+
+
+def _summary(table: Table) -> str:
+    going = f", {table.unfinished} going on" if table.unfinished else ""
+    return f"{len(table.rows)} players, {table.finished} games finished{going}"
+
+
+def _html_table(table: Table, links: dict[str, str]) -> HtmlTable:
+    names = labels(table)
+    rows = []
+    for row in table.rows:
+        cells: list[list[Result] | None] = []
+        for other in table.rows:
+            if other.key == row.key:
+                cells.append(None)
+                continue
+            cells.append([
+                Result(SYMBOLS[c.score], links[c.file],
+                       f"{names[row.key]} against {names[other.key]}: "
+                       f"{'going on' if c.score is None else points(c.score)} ({c.file})")
+                for c in _cells(table, row.key, other.key)
+            ])
+        rows.append(HtmlRow(row.number, row.player, names[row.key], cells, row.played, row.wins,
+                            row.draws, row.losses, row.unfinished, points(row.points),
+                            decimal(row.sonneborn_berger), f"{row.rating:.1f}"))
+    return HtmlTable(table.name, _summary(table), rows)

@@ -1,0 +1,371 @@
+"""Club standings (SPEC §7): who played whom, the results, points, Sonneborn-Berger and Elo
+ratings, worked out from records already judged.
+
+Pure computation: the records arrive as `Judged` summaries (club.py reads and replays the
+files), and what comes back is plain data for the JSON, the text crosstable and the HTML page.
+No file, no clock, no printing here.
+
+A player is known by the mail address in a `[players]` name ("Ann <ann@example.org>"),
+compared case-insensitively; a name without an address is known by the name itself, compared
+case-insensitively with its spaces normalised. Each player is shown under the spelling the
+records use most (ties: the spelling seen first).
+
+Ratings are plain Elo (start 1500, K = 32), updated game by game in the order the games
+finished: by the time stamp of the last stamped ply, then by file name; games without any time
+stamp come after the stamped ones, by file name. Why by hand and not a library: README, Club play.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import Counter
+from typing import Iterable, NamedTuple
+
+START_RATING = 1500.0
+K_FACTOR = 32.0
+
+
+class Judged(NamedTuple):
+    """One record as the standings need it: what club.judge learnt from reading and replaying
+    it. `error` is set (and the rest left empty) when the record is invalid; `names` holds the
+    `[players]` name of every seat in order (None for a seat without one); `ended` is the POSIX
+    time of the last stamped ply. Small and picklable: it comes back from worker processes."""
+
+    file: str
+    error: str | None = None
+    exit_code: int = 0
+    game: str = ""
+    game_name: str = ""
+    cooperative: bool = False
+    names: tuple[str | None, ...] = ()
+    over: bool = False
+    winners: tuple[int, ...] = ()
+    ended: float | None = None
+    plies: int = 0
+    id: str | None = None
+
+
+# -- who is who ------------------------------------------------------------------------------
+
+_WITH_ADDRESS = re.compile(r"(?P<name>.*?)\s*<\s*(?P<address>[^<>\s]+@[^<>\s]+?)\s*>\s*")
+_BARE_ADDRESS = re.compile(r"[^<>\s@]+@[^<>\s@]+")
+
+
+class Identity(NamedTuple):
+    key: str  # what two spellings of one player share
+    address: str | None  # lower-case, when the spelling has one
+    short: str  # the name without its address (the address where there is no name)
+
+
+def identity(spelling: str) -> Identity | None:
+    """Who a `[players]` name stands for; None for a name of nothing but spaces."""
+    text = unicodedata.normalize("NFKC", spelling).strip()
+    match = _WITH_ADDRESS.fullmatch(text)
+    if match:
+        address = match["address"].lower()
+        return Identity("mail:" + address, address, " ".join(match["name"].split()) or address)
+    if _BARE_ADDRESS.fullmatch(text):
+        return Identity("mail:" + text.lower(), text.lower(), text)
+    name = " ".join(text.split())
+    return Identity("name:" + name.casefold(), None, name) if name else None
+
+
+# -- results ---------------------------------------------------------------------------------
+
+
+class Seated(NamedTuple):
+    """A seat's player: the name as this record spells it, and who that is."""
+
+    name: str
+    person: Identity
+
+
+class Cell(NamedTuple):
+    """One game between two players, from one side: its score (1, ½, 0; None while it goes on)
+    and the record it comes from."""
+
+    score: float | None
+    file: str
+
+
+class Row(NamedTuple):
+    number: int  # the player's place, and their column in the crosstable
+    key: str
+    player: str  # the spelling shown
+    short: str
+    address: str | None
+    played: int  # finished games
+    wins: int
+    losses: int
+    draws: int
+    unfinished: int
+    points: float
+    sonneborn_berger: float
+    rating: float
+
+
+class Table(NamedTuple):
+    """The standings of one competitive game: rows by place, and every game between two
+    players (`cells[(a, b)]`, from a's side, in the order the games finished; those still
+    going on last)."""
+
+    game: str
+    name: str
+    rows: list[Row]
+    cells: dict[tuple[str, str], list[Cell]]
+    finished: int
+    unfinished: int
+
+
+class CoopRow(NamedTuple):
+    key: str
+    player: str
+    short: str
+    address: str | None
+    played: int
+    wins: int
+    losses: int
+    unfinished: int
+    solo: tuple[int, int, int]  # played, wins, losses of games alone
+    coop: tuple[int, int, int]  # … and of games with others
+
+
+class CoopTable(NamedTuple):
+    """A solo or cooperative game: no opponents, only wins and losses against the game."""
+
+    game: str
+    name: str
+    rows: list[CoopRow]
+
+
+class Standings(NamedTuple):
+    games: dict[str, Table]
+    cooperative: dict[str, CoopTable]
+    invalid: list[tuple[str, str]]  # (file, error)
+    skipped: list[tuple[str, str]]  # (file, why it counts nowhere)
+    records: int
+    worst_exit: int  # the highest exit code among the invalid records, 0 when none
+
+
+def expected_score(rating: float, opponent: float) -> float:
+    """Elo's expected score of a player rated `rating` against `opponent`."""
+    return 1.0 / (1.0 + 10.0 ** ((opponent - rating) / 400.0))
+
+
+def elo_change(rating: float, opponent: float, score: float, k: float = K_FACTOR) -> float:
+    """What one game that scored `score` (1, ½, 0) against `opponent` adds to `rating`."""
+    return k * (score - expected_score(rating, opponent))
+
+
+def pair_score(seat: int, other: int, winners: tuple[int, ...]) -> float:
+    """Seat's score against another seat of a finished game: 1 when it won and the other did
+    not, 0 the other way round, ½ for a draw (no winner, or both)."""
+    won, lost = seat in winners, other in winners
+    return 1.0 if won and not lost else 0.0 if lost and not won else 0.5
+
+
+def standings(judged: Iterable[Judged]) -> Standings:
+    """The standings of every game among the records, in the order given (file order)."""
+    judged = list(judged)
+    invalid = [(j.file, j.error) for j in judged if j.error is not None]
+    worst = max((j.exit_code for j in judged if j.error is not None), default=0)
+    valid, skipped = _one_copy_each([j for j in judged if j.error is None])
+    competitive: dict[str, list[tuple[Judged, list[Seated]]]] = {}
+    cooperative: dict[str, list[tuple[Judged, list[Seated]]]] = {}
+    for record in valid:
+        people = [Seated(name, person) for name in record.names
+                  if name is not None and (person := identity(name)) is not None]
+        if record.cooperative:
+            if not people:
+                skipped.append((record.file, "no player named in [players]"))
+            else:
+                cooperative.setdefault(record.game, []).append((record, people))
+        elif len(people) < len(record.names):
+            skipped.append((record.file, "a seat has no name in [players]"))
+        elif len({p.person.key for p in people}) < len(people):
+            skipped.append((record.file, "one player holds more than one seat"))
+        else:
+            competitive.setdefault(record.game, []).append((record, people))
+    order = {j.file: i for i, j in enumerate(judged)}
+    skipped.sort(key=lambda item: order[item[0]])
+    return Standings(
+        games={game: _table(records) for game, records in sorted(competitive.items())},
+        cooperative={game: _coop_table(records) for game, records in sorted(cooperative.items())},
+        invalid=invalid,
+        skipped=skipped,
+        records=len(judged),
+        worst_exit=worst,
+    )
+
+
+def _one_copy_each(valid: list[Judged]) -> tuple[list[Judged], list[tuple[str, str]]]:
+    """Both players' copies of a game often sit in one archive: a game (its `id`, SPEC §9) is
+    counted once, from its longest copy (the first of equals)."""
+    best: dict[str, Judged] = {}
+    for record in valid:
+        if record.id is not None and (record.id not in best or record.plies > best[record.id].plies):
+            best[record.id] = record
+    kept, skipped = [], []
+    for record in valid:
+        if record.id is None or best[record.id] is record:
+            kept.append(record)
+        else:
+            skipped.append((record.file, f"another copy of the game in {best[record.id].file}"))
+    return kept, skipped
+
+
+class _Player:
+    """What the standings learn of one player, game by game."""
+
+    def __init__(self, person: Identity):
+        self.key, self.address = person.key, person.address
+        self.spellings: Counter[str] = Counter()
+        self.shorts: dict[str, str] = {}
+        self.wins = self.losses = self.draws = self.unfinished = 0
+        self.rating = START_RATING
+
+    def seen_as(self, spelling: str, person: Identity) -> None:
+        self.spellings[spelling] += 1  # a Counter keeps first-seen order among equal counts
+        self.shorts.setdefault(spelling, person.short)
+
+    @property
+    def spelling(self) -> str:
+        return self.spellings.most_common(1)[0][0]
+
+    @property
+    def points(self) -> float:
+        return self.wins + self.draws / 2
+
+
+def _finish_order(record: Judged) -> tuple[bool, float, str]:
+    return (record.ended is None, record.ended or 0.0, record.file)
+
+
+def _players_of(records: list[tuple[Judged, list[Seated]]]) -> dict[str, _Player]:
+    """Every player of these records, with every spelling, in the order first seen; a player
+    holding several seats of one game (cooperative games allow it) is seen once there."""
+    players: dict[str, _Player] = {}
+    for _, people in records:
+        once: dict[str, Seated] = {}
+        for seated in people:
+            once.setdefault(seated.person.key, seated)
+        for key, seated in once.items():
+            players.setdefault(key, _Player(seated.person)).seen_as(seated.name, seated.person)
+    return players
+
+
+def _table(records: list[tuple[Judged, list[Seated]]]) -> Table:
+    players = _players_of(records)
+    finished = sorted((r for r in records if r[0].over), key=lambda r: _finish_order(r[0]))
+    going_on = [r for r in records if not r[0].over]
+    cells: dict[tuple[str, str], list[Cell]] = {}
+    scores: list[tuple[str, str, float]] = []  # (player, opponent, score) of every finished pairing
+    for record, people in finished:
+        seats = [(seat, p.person.key) for seat, p in enumerate(people, 1)]
+        no_winner = not record.winners or set(record.winners) >= {seat for seat, _ in seats}
+        for seat, key in seats:
+            player = players[key]
+            if no_winner:
+                player.draws += 1
+            elif seat in record.winners:
+                player.wins += 1
+            else:
+                player.losses += 1
+        # Elo: every two seats played each other; all ratings move from those before the game.
+        before = {key: players[key].rating for _, key in seats}
+        for seat, key in seats:
+            for other, opponent in seats:
+                if other != seat:
+                    score = pair_score(seat, other, record.winners)
+                    scores.append((key, opponent, score))
+                    cells.setdefault((key, opponent), []).append(Cell(score, record.file))
+                    players[key].rating += elo_change(before[key], before[opponent], score)
+    for record, people in going_on:
+        for seated in people:
+            players[seated.person.key].unfinished += 1
+            for other in people:
+                if other.person.key != seated.person.key:
+                    cells.setdefault((seated.person.key, other.person.key), []).append(Cell(None, record.file))
+    berger = dict.fromkeys(players, 0.0)
+    for key, opponent, score in scores:
+        berger[key] += score * players[opponent].points
+    ranked = sorted(players.values(), key=lambda p: (-p.points, -p.rating, p.spelling.casefold(), p.key))
+    rows = [
+        Row(number, p.key, p.spelling, p.shorts[p.spelling], p.address, p.wins + p.losses + p.draws,
+            p.wins, p.losses, p.draws, p.unfinished, p.points, berger[p.key], p.rating)
+        for number, p in enumerate(ranked, 1)
+    ]
+    first = records[0][0]
+    return Table(first.game, first.game_name, rows, cells, len(finished), len(going_on))
+
+
+def _coop_table(records: list[tuple[Judged, list[Seated]]]) -> CoopTable:
+    players = _players_of(records)
+    tally = {key: {"solo": [0, 0, 0], "coop": [0, 0, 0]} for key in players}  # played, wins, losses
+    for record, people in records:
+        for key in {p.person.key for p in people}:
+            player = players[key]
+            if not record.over:
+                player.unfinished += 1
+                continue
+            counts = tally[key]["solo" if len(record.names) == 1 else "coop"]
+            won = bool(record.winners)
+            player.wins += won
+            player.losses += not won
+            counts[0] += 1
+            counts[1 if won else 2] += 1
+    ranked = sorted(players.values(), key=lambda p: (-p.wins, p.losses, p.spelling.casefold(), p.key))
+    rows = [
+        CoopRow(p.key, p.spelling, p.shorts[p.spelling], p.address, p.wins + p.losses, p.wins, p.losses, p.unfinished,
+                tuple(tally[p.key]["solo"]), tuple(tally[p.key]["coop"]))
+        for p in ranked
+    ]
+    first = records[0][0]
+    return CoopTable(first.game, first.game_name, rows)
+
+
+# -- JSON (SPEC §7) --------------------------------------------------------------------------
+
+
+def to_json(result: Standings) -> dict:
+    """`standings --json`: SPEC §7's keys, and a few more (the place, Sonneborn-Berger, the
+    cooperative games, the records counted nowhere)."""
+    return {
+        "games": {
+            game: {
+                "name": table.name,
+                "finished": table.finished,
+                "unfinished": table.unfinished,
+                "players": [
+                    {
+                        "player": row.player, "address": row.address, "played": row.played,
+                        "wins": row.wins, "losses": row.losses, "draws": row.draws,
+                        "unfinished": row.unfinished, "points": row.points,
+                        "rating": round(row.rating, 1), "place": row.number,
+                        "sonneborn_berger": row.sonneborn_berger,
+                    }
+                    for row in table.rows
+                ],
+            }
+            for game, table in result.games.items()
+        },
+        "cooperative": {
+            game: {
+                "name": table.name,
+                "players": [
+                    {
+                        "player": row.player, "address": row.address, "played": row.played,
+                        "wins": row.wins, "losses": row.losses, "unfinished": row.unfinished,
+                        "solo": dict(zip(("played", "wins", "losses"), row.solo)),
+                        "coop": dict(zip(("played", "wins", "losses"), row.coop)),
+                    }
+                    for row in table.rows
+                ],
+            }
+            for game, table in result.cooperative.items()
+        },
+        "invalid": [{"file": file, "error": error} for file, error in result.invalid],
+        "skipped": [{"file": file, "reason": reason} for file, reason in result.skipped],
+        "records": result.records,
+    }

@@ -1,0 +1,478 @@
+"""Club play (SPEC §7, README "Club play"): standings, crosstables, ratings and pairings.
+
+The main case is a real event: a double round robin of five players started with
+`referee pairings --new`, played with the library (random legal moves, some resignations,
+some games left going on), Ann's name spelled three ways, two records then corrupted. The
+expected rows are tallied here from the games' own outcomes, not by the standings code.
+"""
+
+from __future__ import annotations
+
+import ast
+import datetime as dt
+import json
+import random
+import re
+import shutil
+import subprocess
+import sys
+from collections import Counter
+from itertools import combinations
+from pathlib import Path
+
+import pytest
+
+from referee import club
+from referee.pairings import berger_rounds, file_name, slug
+from referee.record import read_record
+from referee.render.standings import crosstable_lines, page, points, text
+from referee.replay import replay
+from referee.standings import (
+    Judged, START_RATING, elo_change, expected_score, identity, standings, to_json,
+)
+from referee.turn import take_turn
+
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_games"
+UTC = dt.timezone.utc
+
+ANN_SPELLINGS = ["Ann <ANN@example.org>", "ann  <ann@example.org>", "Ann Example <ann@example.org>"]
+PLAYERS = {  # who each is in the oracle → the name given to `pairings`
+    "ann": "Ann <ANN@example.org>",
+    "bo": "Bo Sample <bo@example.net>",
+    "cy": "Cy <cy@example.com>",
+    "dee": "Dee",
+    "eve": "Eve Tester <eve@example.org>",
+}
+WHO = {name: who for who, name in PLAYERS.items()}
+
+
+def _who(name: str) -> str:
+    return "ann" if "ann@example.org" in name.lower() else WHO[name]
+
+
+def _play(path: Path, rng: random.Random, start: dt.datetime, *, stop: int | None = None,
+          resign: bool = False) -> tuple[tuple[int, ...] | None, dt.datetime]:
+    """Play random legal moves into the record at `path` (as `referee move` would), to the end
+    or `stop` plies (then resign, when asked); returns the winners (None: going on) and the
+    last stamp."""
+    play = replay(read_record(path))
+    at = start
+    while play.outcome() is None and (stop is None or play.plies < stop):
+        at += dt.timedelta(hours=1)
+        play = take_turn(play, str(play.game.random_move(play.state, rng)), at=at).play
+    if resign and play.outcome() is None:
+        at += dt.timedelta(hours=1)
+        play = take_turn(play, "resign", at=at).play
+    path.write_text(play.record.to_toml(), encoding="utf-8")
+    outcome = play.outcome()
+    return (tuple(outcome.winners) if outcome else None), at
+
+
+@pytest.fixture(scope="module")
+def event(tmp_path_factory):
+    """The double round robin: the folder, and the tally each player's row must show."""
+    folder = tmp_path_factory.mktemp("club") / "autumn"
+    schedule = club.pairings(list(PLAYERS.values()), double=True, game="odd", folder=str(folder),
+                             option_pairs=["size=3", "min_group=3"])
+    rng = random.Random(17)
+    tally = {who: Counter() for who in PLAYERS}
+    files = sorted(schedule.files.values())
+    assert len(files) == 20
+    start = dt.datetime(2026, 9, 1, tzinfo=UTC)
+    spelling = 0
+    for index, file in enumerate(files):
+        path = Path(file)
+        text_ = path.read_text(encoding="utf-8")
+        if "ANN@example.org" in text_:  # names are not sealed: a player may complete them later
+            text_ = text_.replace("Ann <ANN@example.org>", ANN_SPELLINGS[spelling % 3])
+            spelling += 1
+            path.write_text(text_, encoding="utf-8")
+        names = read_record(path).players
+        seats = {seat: _who(p["name"]) for seat, p in names.items()}
+        corrupt = index in (5, 13)
+        kind = "unfinished" if index in (2, 9) else "resign" if index in (4, 11, 16) else "play"
+        winners, _ = _play(path, rng, start + dt.timedelta(days=index),
+                           stop=4 if kind != "play" else None, resign=kind == "resign")
+        if corrupt:
+            continue
+        for seat, who in seats.items():
+            if winners is None:
+                tally[who]["unfinished"] += 1
+            else:
+                tally[who]["played"] += 1
+                tally[who]["wins" if seat in winners else "losses"] += 1
+    # Two records damaged after the games: one unreadable, one with a move changed.
+    broken = Path(files[5])
+    broken.write_text(broken.read_text(encoding="utf-8") + "\n[result\n", encoding="utf-8")
+    edited = Path(files[13])
+    edited.write_text(re.sub(r'move = "(\w) (\w\d)"', r'move = "\1 z9"', edited.read_text(encoding="utf-8"), count=1),
+                      encoding="utf-8")
+    return folder, tally, {Path(files[5]).name, Path(files[13]).name}
+
+
+# -- the event, through the command line -------------------------------------------------------
+
+
+def test_every_player_row_is_right(cli, event):
+    folder, tally, corrupted = event
+    result = cli("standings", folder, "--json")
+    assert result.exit_code == 1, result.output  # two invalid records
+    report = json.loads(result.stdout)
+    rows = {_who(row["player"]): row for row in report["games"]["odd"]["players"]}
+    assert set(rows) == set(PLAYERS)
+    for who, counts in tally.items():
+        row = rows[who]
+        expected = {
+            "played": counts["played"], "wins": counts["wins"], "losses": counts["losses"],
+            "draws": 0, "unfinished": counts["unfinished"], "points": float(counts["wins"]),
+        }
+        assert {key: row[key] for key in expected} == expected, who
+    assert sum(r["played"] for r in rows.values()) == 2 * (20 - 2 - 2)  # finished, valid games
+    assert sum(r["unfinished"] for r in rows.values()) == 2 * 2
+
+
+def test_the_json_is_as_spec_7_gives_it(cli, event):
+    folder, _, _ = event
+    report = json.loads(cli("standings", folder, "--json").stdout)
+    assert set(report) >= {"games", "invalid"}
+    for row in report["games"]["odd"]["players"]:
+        assert set(row) >= {"player", "address", "played", "wins", "losses", "draws", "unfinished",
+                            "points", "rating"}
+        assert isinstance(row["rating"], float) and round(row["rating"], 1) == row["rating"]
+    order = [(r["points"], r["rating"]) for r in report["games"]["odd"]["players"]]
+    assert order == sorted(order, reverse=True)
+
+
+def test_ann_is_one_player_however_her_name_is_spelled(cli, event):
+    folder, _, _ = event
+    rows = json.loads(cli("standings", folder, "--json").stdout)["games"]["odd"]["players"]
+    anns = [row for row in rows if row["address"] == "ann@example.org"]
+    assert len(anns) == 1
+    # The spelling used most: the pairings' own, kept by the records not respelled.
+    assert anns[0]["player"] in ANN_SPELLINGS
+
+
+def test_corrupted_records_are_listed_under_invalid_and_counted_nowhere(cli, event):
+    folder, _, corrupted = event
+    result = cli("standings", folder, "--json")
+    invalid = json.loads(result.stdout)["invalid"]
+    assert {Path(item["file"]).name for item in invalid} == corrupted
+    assert all(item["error"] for item in invalid)
+    text_ = cli("standings", folder)
+    assert text_.exit_code == 1
+    assert "Invalid records, counted nowhere (2):" in text_.stdout
+
+
+def test_text_crosstable_fits_a_mail_and_the_speed_goes_to_stderr(cli, event):
+    folder, _, _ = event
+    result = cli("standings", folder)
+    lines = result.stdout.splitlines()
+    # The tables fit a mail; the messages of invalid records are whole, whatever their length.
+    tables = lines[: lines.index("Invalid records, counted nowhere (2):")]
+    assert all(len(line) <= 78 for line in tables)
+    assert lines[0] == "Odd: 5 players, 16 games finished, 2 going on"
+    assert lines[-1] == "20 records: 18 counted, 2 invalid, 0 not counted"
+    assert re.search(r"records/s", result.stderr) and "records/s" not in result.stdout
+    json_run = cli("standings", folder, "--json")
+    json.loads(json_run.stdout)  # nothing but JSON on stdout
+    assert "records/s" in json_run.stderr
+
+
+def test_html_page_links_every_result_to_its_record(cli, event, tmp_path):
+    folder, _, _ = event
+    out = tmp_path / "pages" / "standings.html"
+    out.parent.mkdir()
+    assert cli("standings", folder, "--html", out).exit_code == 1  # still the two invalid ones
+    html = out.read_text(encoding="utf-8")
+    assert "Content-Security-Policy" in html and "default-src 'none'" in html
+    assert "<script" not in html and "http://" not in html and "https://" not in html
+    links = re.findall(r'href="([^"]+)"', html)
+    assert links and all(link.startswith("../") for link in links)
+    for link in set(links):
+        assert (out.parent / link).resolve().is_file()
+    assert cli("standings", folder, "--html", out).exit_code == 2  # exists, no --force
+    assert cli("standings", folder, "--html", out, "--force").exit_code == 1
+
+
+def test_pairings_new_records_are_valid(cli, event):
+    folder, _, _ = event
+    fresh = folder.parent / "fresh"
+    result = cli("pairings", *PLAYERS.values(), "--game", "odd", "--new", fresh)
+    assert result.exit_code == 0, result.output
+    assert len(list(fresh.glob("*.toml"))) == 10
+    assert cli("validate", fresh).exit_code == 0
+    assert (fresh / "r01-g1-bo-sample-vs-eve-tester.toml").is_file()
+    # Again into the same folder: refused before anything is written.
+    assert cli("pairings", *PLAYERS.values(), "--game", "odd", "--new", fresh).exit_code == 2
+
+
+# -- identity, ratings, Sonneborn-Berger ----------------------------------------------------
+
+
+def test_identity_by_address_else_by_name():
+    keys = {identity(name).key for name in ANN_SPELLINGS}
+    assert keys == {"mail:ann@example.org"}
+    assert identity("  Dee   Smith ").key == identity("dee smith").key == "name:dee smith"
+    assert identity("dee@example.org").address == "dee@example.org"
+    assert identity("   ") is None
+    assert identity("Ann Example <ann@example.org>").short == "Ann Example"
+
+
+def test_a_player_is_shown_as_the_records_spell_them_most():
+    games = [_game("1.toml", "ann <ann@example.org>", "Bo", (1,)),
+             _game("2.toml", "Ann E. <ANN@example.org>", "Bo", (1,)),
+             _game("3.toml", "Bo", "Ann E. <ANN@example.org>", (1,)),
+             _game("4.toml", "Bo", "Cy", (1,)), _game("5.toml", "Cy", "bo", (1,))]
+    rows = standings(games).games["odd"].rows
+    assert {row.player for row in rows} == {"Ann E. <ANN@example.org>", "Bo", "Cy"}
+    # A tie between spellings goes to the one seen first.
+    tie = standings([_game("1.toml", "dee", "Bo", (1,)), _game("2.toml", "Dee", "Bo", (1,))])
+    assert "dee" in {row.player for row in tie.games["odd"].rows}
+
+
+def _game(file, a, b, winners, ended=None, over=True, game="odd"):
+    return Judged(file, game=game, game_name=game.title(), names=(a, b), over=over,
+                  winners=winners, ended=ended, plies=10)
+
+
+def _rows(result, game="odd"):
+    return {row.player: row for row in result.games[game].rows}
+
+
+def test_ratings_move_the_right_way():
+    result = standings([_game("g1.toml", "Ann", "Bo", (1,), 1.0)])
+    rows = _rows(result)
+    assert rows["Ann"].rating > START_RATING > rows["Bo"].rating
+    assert rows["Ann"].rating + rows["Bo"].rating == pytest.approx(2 * START_RATING)
+    assert rows["Ann"].rating == pytest.approx(1516.0)
+
+
+def test_a_win_against_a_stronger_player_gains_more():
+    assert elo_change(1500, 1600, 1) > elo_change(1500, 1500, 1) > elo_change(1500, 1400, 1)
+    assert expected_score(1500, 1500) == 0.5
+    # Ann beats Bo first, so she is the stronger one when Cy beats her; Dee beats Eve, a
+    # newcomer like himself. Cy gains more than Dee.
+    result = standings([
+        _game("1.toml", "Ann", "Bo", (1,), 1.0),
+        _game("2.toml", "Cy", "Ann", (1,), 2.0),
+        _game("3.toml", "Dee", "Eve", (1,), 3.0),
+    ])
+    rows = _rows(result)
+    assert rows["Cy"].rating - START_RATING > rows["Dee"].rating - START_RATING > 0
+
+
+def test_ratings_follow_the_order_the_games_finished():
+    # Files in one order, finishing times in the other: the stamps decide.
+    games = [_game("a.toml", "Ann", "Bo", (2,), 20.0), _game("b.toml", "Ann", "Bo", (1,), 10.0)]
+    late = _rows(standings(games))
+    # Ann won first and lost last: a loss as the stronger one costs her more than she gained.
+    assert late["Ann"].rating < START_RATING < late["Bo"].rating
+    unstamped = [_game("a.toml", "Ann", "Bo", (2,)), _game("b.toml", "Ann", "Bo", (1,), 10.0)]
+    assert _rows(standings(unstamped))["Ann"].rating < START_RATING  # unstamped games come last
+
+
+def test_sonneborn_berger_on_a_hand_checked_case():
+    # A–B 1-0, A–C ½-½, A–D 1-0, B–C 1-0, B–D ½-½, C–D 1-0.
+    # Points A 2½, B 1½, C 1½, D ½. SB: A = 1½ + ½·1½ + ½ = 2.75; B = 1½ + ½·½ = 1.75;
+    # C = ½·2½ + ½ = 1.75; D = ½·1½ = 0.75.
+    result = standings([
+        _game("1.toml", "A", "B", (1,)), _game("2.toml", "A", "C", ()),
+        _game("3.toml", "D", "A", (2,)), _game("4.toml", "B", "C", (1,)),
+        _game("5.toml", "B", "D", ()), _game("6.toml", "C", "D", (1,)),
+    ])
+    rows = _rows(result)
+    assert {p: r.points for p, r in rows.items()} == {"A": 2.5, "B": 1.5, "C": 1.5, "D": 0.5}
+    assert {p: r.sonneborn_berger for p, r in rows.items()} == {"A": 2.75, "B": 1.75, "C": 1.75, "D": 0.75}
+    assert (rows["A"].wins, rows["A"].draws, rows["A"].losses) == (2, 1, 0)
+    assert [row.player for row in result.games["odd"].rows][0] == "A"
+
+
+def test_records_without_players_and_second_copies_count_nowhere():
+    records = [
+        _game("1.toml", "Ann", "Bo", (1,)),
+        Judged("2.toml", game="odd", game_name="Odd", names=(None, None), over=True, winners=(1,)),
+        Judged("3.toml", game="odd", game_name="Odd", names=("Ann", None), over=True, winners=(1,)),
+        _game("4.toml", "Ann", "ann", (1,)),
+        Judged("5.toml", game="odd", game_name="Odd", names=("Cy", "Dee"), over=False, plies=3, id="a" * 32),
+        Judged("6.toml", game="odd", game_name="Odd", names=("Cy", "Dee"), over=True, winners=(2,), plies=9, id="a" * 32),
+        Judged("7.toml", error="7.toml: broken TOML", exit_code=1),
+    ]
+    result = standings(records)
+    assert [file for file, _ in result.skipped] == ["2.toml", "3.toml", "4.toml", "5.toml"]
+    assert "6.toml" in dict(result.skipped)["5.toml"]
+    assert result.invalid == [("7.toml", "7.toml: broken TOML")] and result.worst_exit == 1
+    rows = _rows(result)
+    assert (rows["Ann"].played, rows["Dee"].wins, rows["Cy"].unfinished) == (1, 1, 0)
+    data = to_json(result)
+    assert data["records"] == 7 and len(data["skipped"]) == 4
+
+
+def test_cooperative_games_are_listed_apart(cli, tmp_path):
+    for name in ("crab-coop-2-win.toml", "crab-crustacean-win.toml", "crab-crustacean-loss.toml",
+                 "crab-in-progress.toml"):
+        shutil.copy(SAMPLES / "crab" / name, tmp_path / name)
+    result = cli("standings", tmp_path, "--json")
+    assert result.exit_code == 0, result.output
+    report = json.loads(result.stdout)
+    assert report["games"] == {}
+    rows = {row["player"]: row for row in report["cooperative"]["crab"]["players"]}
+    for row in rows.values():
+        assert row["played"] == row["wins"] + row["losses"]
+        assert row["played"] == row["solo"]["played"] + row["coop"]["played"]
+        assert row["wins"] == row["solo"]["wins"] + row["coop"]["wins"]
+    assert any(row["coop"]["wins"] for row in rows.values())
+
+
+# -- the crosstable and the page ---------------------------------------------------------------
+
+
+def _double_round_robin(names):
+    games, hour = [], 0.0
+    for round_ in berger_rounds(len(names), double=True):
+        for pairing in round_.games:
+            hour += 1
+            winners = [(1,), (2,), ()][int(hour) % 3]
+            games.append(_game(f"g{int(hour):03d}.toml", names[pairing.first], names[pairing.second], winners, hour))
+    return games
+
+
+def test_crosstable_fits_78_columns_for_eight_players():
+    names = [f"Player Number {i} With A Long Name <player{i}@example.org>" for i in range(8)]
+    result = standings(_double_round_robin(names))
+    lines = crosstable_lines(result.games["odd"])
+    assert len(lines) == 9
+    assert max(len(line) for line in lines) <= 78
+    assert all(len(line) <= 78 for line in text(result))
+    # Every cell of two games: the row of player 1 shows 2 results for each of 7 opponents.
+    assert lines[1].count("X") == 2
+
+
+def test_points_are_written_as_crosstables_write_them():
+    assert [points(v) for v in (0, 0.5, 1, 3.5, 12)] == ["0", "½", "1", "3½", "12"]
+
+
+def test_the_page_escapes_a_hostile_name():
+    hostile = '<script>alert("x")</script><img src=x onerror=alert(1)> <evil@example.org>'
+    result = standings([_game('a"><b.toml', hostile, "Bo", (1,), 1.0)])
+    html = page(result, {'a"><b.toml': "a%22%3E%3Cb.toml"})
+    assert "<script>alert" not in html and "<img" not in html
+    assert "&lt;script&gt;" in html
+    assert 'href="a%22%3E%3Cb.toml"' in html
+    csp = re.search(r'http-equiv="Content-Security-Policy" content="([^"]+)"', html)[1]
+    assert "default-src 'none'" in csp and "script-src" not in csp and "'unsafe-inline'" not in csp
+
+
+# -- pairings ------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("players", [2, 3, 4, 5, 6, 7, 8, 11])
+def test_every_pair_meets_exactly_once(players):
+    rounds = berger_rounds(players)
+    assert len(rounds) == players - 1 + players % 2
+    met = Counter(frozenset((g.first, g.second)) for r in rounds for g in r.games)
+    assert set(met) == {frozenset(pair) for pair in combinations(range(players), 2)}
+    assert set(met.values()) == {1}
+    for r in rounds:  # nobody plays twice in a round; with an odd count exactly one sits out
+        seated = [p for g in r.games for p in (g.first, g.second)]
+        assert len(seated) == len(set(seated))
+        assert (r.bye is not None) == (players % 2 == 1)
+    if players % 2 == 0:
+        firsts = Counter(g.first for r in rounds for g in r.games)
+        assert max(firsts.values()) - min(firsts.get(p, 0) for p in range(players)) <= 1
+
+
+@pytest.mark.parametrize("players", [3, 4, 5, 6])
+def test_double_round_robin_swaps_the_seats(players):
+    rounds = berger_rounds(players, double=True)
+    games = [(g.first, g.second) for r in rounds for g in r.games]
+    assert Counter(games) == Counter({(a, b): 1 for a, b in permutations_of(players)})
+    assert [r.number for r in rounds] == list(range(1, len(rounds) + 1))
+
+
+def permutations_of(players):
+    return [(a, b) for a in range(players) for b in range(players) if a != b]
+
+
+def test_berger_tables_as_printed():
+    six = [[(g.first + 1, g.second + 1) for g in r.games] for r in berger_rounds(6)]
+    assert six[0] == [(1, 6), (2, 5), (3, 4)]
+    assert six[1] == [(6, 4), (5, 3), (1, 2)]
+    assert six[4] == [(3, 6), (4, 2), (5, 1)]
+
+
+def test_file_names_are_safe():
+    assert file_name(1, 1, "Ann <ann@example.org>", "Bo", 9) == "r01-g1-ann-vs-bo.toml"
+    assert slug("../../etc/passwd") == "etc-passwd"
+    assert slug("Zoë  Ñandú") == "zoe-nandu"
+    assert slug("李") == "player"
+
+
+def test_pairings_command_prints_the_rounds(cli):
+    result = cli("pairings", "Ann", "Bo", "Cy")
+    assert result.exit_code == 0, result.output
+    assert result.stdout.count("Round") == 3 and result.stdout.count("bye:") == 3
+    data = json.loads(cli("pairings", "Ann", "Bo", "Cy", "--double", "--json").stdout)
+    assert len(data["rounds"]) == 6
+
+
+@pytest.mark.parametrize("args", [
+    ["Ann"],
+    ["Ann", "ann"],
+    ["Ann <a@example.org>", "Annie <A@example.org>"],
+    ["Ann", "Bo", "--new", "dir"],
+    ["Ann", "Bo", "--game", "crab"],
+    ["Ann", "Bo", "--game", "chess"],
+    ["Ann", "Bo", "-O", "size=4"],
+    ["Ann", "Bo", "--game", "odd", "-O", "size=99"],
+])
+def test_pairings_refuses_what_cannot_be_paired(cli, args, tmp_path):
+    result = cli("pairings", *args)
+    assert result.exit_code == 2, result.output
+    assert "Traceback" not in result.output
+    assert not (tmp_path / "dir").exists()
+
+
+# -- many records --------------------------------------------------------------------------------
+
+
+def test_processes_give_the_same_answer_as_one(tmp_path):
+    sources = sorted((SAMPLES / "odd").glob("*.toml"))
+    files = []
+    for i in range(club.SERIAL_BELOW + 20):
+        files.append(str(tmp_path / f"{i:03d}.toml"))
+        shutil.copy(sources[i % len(sources)], files[-1])
+    parallel, workers = club.judge_all(files)
+    serial = [club.judge(f) for f in files]
+    assert parallel == serial
+    assert workers == min(club.cores(), len(files) // club.CHUNK)
+
+
+def test_a_missing_path_is_exit_2_and_an_empty_folder_has_no_standings(cli, tmp_path):
+    result = cli("standings", tmp_path / "nope")
+    assert result.exit_code == 2
+    assert "no such file" in json.loads(cli("standings", tmp_path / "nope", "--json").stdout)["invalid"][0]["error"]
+    (tmp_path / "empty").mkdir()
+    empty = cli("standings", tmp_path / "empty")
+    assert empty.exit_code == 0 and empty.stdout.splitlines()[-1] == "0 records: 0 counted, 0 invalid, 0 not counted"
+    assert "no records found" in empty.stderr
+
+
+_PROBE = """
+import sys
+from referee.cli import main
+sys.argv = ["referee", *sys.argv[1:]]
+try:
+    main()
+except SystemExit:
+    pass
+print(repr(sorted(sys.modules)), file=sys.stderr)
+"""
+
+
+def test_other_commands_load_no_club_code():
+    """The process pool and the page are loaded by `standings` and `pairings` alone (README:
+    Performance)."""
+    done = subprocess.run([sys.executable, "-c", _PROBE, "status", str(SAMPLES / "odd" / "odd-5-finished-01.toml")],
+                          capture_output=True, text=True, check=True)
+    modules = ast.literal_eval(done.stderr.strip().splitlines()[-1])
+    assert not {"referee.club", "referee.standings", "concurrent.futures", "multiprocessing"} & set(modules)
