@@ -89,6 +89,10 @@
       show(target(event.currentTarget.getAttribute("data-step")), true);
     });
   }
+  /* A click on the board shows it at its actual size (scrolling), another fits it again. */
+  image.addEventListener("click", function () {
+    image.parentNode.classList.toggle("actual");
+  });
   window.addEventListener("hashchange", function () {
     var ply = plyInAddress();
     if (ply !== null) {
