@@ -39,6 +39,12 @@ class Format(str, Enum):
     text = "text"
     svg = "svg"
     png = "png"
+    html = "html"
+    gif = "gif"
+
+
+class Attachment(str, Enum):
+    html = "html"
 
 
 class SheetFormat(str, Enum):
@@ -329,14 +335,15 @@ def _wrap(words: list[str], width: int = 78) -> str:
 @_guard
 def show_command(
     file: str = typer.Argument(..., metavar="FILE", help="The record file."),
-    ply: Optional[int] = typer.Option(None, "--ply", metavar="N", help="Show the board after ply N (0 is the start; default the last)."),
-    fmt: Optional[Format] = typer.Option(None, "--format", help="text for a mail body (the default), svg or png to attach; by default OUT's extension says."),
-    output: Optional[str] = typer.Option(None, "-o", "--output", metavar="OUT", help="Write to OUT (.txt, .svg, .png) instead of printing."),
+    ply: Optional[int] = typer.Option(None, "--ply", metavar="N", help="Show the board after ply N (0 is the start; default the last); html opens at N, gif ends at N."),
+    fmt: Optional[Format] = typer.Option(None, "--format", help="text for a mail body (the default), svg or png to attach, html for the review page of the whole game, gif for an animation; by default OUT's extension says."),
+    output: Optional[str] = typer.Option(None, "-o", "--output", metavar="OUT", help="Write to OUT (.txt, .svg, .png, .html, .gif) instead of printing."),
     force: bool = typer.Option(False, "--force", help="Replace OUT if it exists."),
 ) -> None:
-    """Draw the board after a ply, as text, SVG or PNG.
+    """Draw the board after a ply, as text, SVG or PNG; or the whole game as a review page
+    (HTML: step through it with Home, End and the arrow keys) or an animated GIF.
 
-    Example: referee show game.toml --ply 12 -o ply12.svg
+    Example: referee show game.toml --ply 12 -o ply12.svg; referee show game.toml -o game.html
     """
     _write_output(output, session.diagram(file, ply, fmt and fmt.value, output, force))
 
@@ -364,15 +371,16 @@ def mail_command(
     file: str = typer.Argument(..., metavar="FILE", help="The record file."),
     to: Optional[str] = typer.Option(None, "--to", metavar="ADDRESS", help="Send to ADDRESS instead of the [players] address of the seat to move."),
     output: Optional[str] = typer.Option(None, "-o", "--output", metavar="MESSAGE.eml", help="Write the message here instead of printing it."),
+    attach: Optional[list[Attachment]] = typer.Option(None, "--attach", help="Also attach html: the review page of the whole game."),
     force: bool = typer.Option(False, "--force", help="Replace MESSAGE.eml if it exists."),
 ) -> None:
     """Make the mail to send: the board and status in the body, the record, SVG and PNG attached.
 
     Open MESSAGE.eml in your mail program (or send it with any tool that sends .eml files).
 
-    Example: referee mail game.toml -o to-bo.eml
+    Example: referee mail game.toml -o to-bo.eml --attach html
     """
-    message = session.mail(file, to, output, force)
+    message = session.mail(file, to, output, force, [a.value for a in attach or []])
     _write_output(output, bytes(message))
     if output:
         typer.echo(f"{output}: to {message['To']}, subject \"{message['Subject']}\"")

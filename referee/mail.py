@@ -1,7 +1,8 @@
 """Game records by e-mail: build the message a player sends, take the record out of one received.
 
 Messages are standard MIME (the standard library's `email` package): a plain-text body with the
-diagram and the status, the record attached as `application/toml`, the board as SVG and PNG.
+diagram and the status, the record attached as `application/toml`, the board as SVG and PNG,
+and on request the review page as `text/html`.
 """
 
 from __future__ import annotations
@@ -72,9 +73,11 @@ def build_message(
     now: dt.datetime | None = None,
     title: str | None = None,
     seats: list[int] | None = None,
+    html: str | None = None,
 ) -> EmailMessage:
     """The message to `seats`, by default the seat whose turn it is (once the game is over: the
-    other seats), from the seat that moved last; `title` replaces the usual subject."""
+    other seats), from the seat that moved last; `title` replaces the usual subject. `html`,
+    when given, is the review page, attached too."""
     last = play.movers[-1] if play.movers else None
     if seats is None:
         seats = [play.to_move()] if play.to_move() is not None else [s for s in play.seats if s != last]
@@ -107,6 +110,11 @@ def build_message(
                            filename=f"{stem}.svg")
     if png is not None:
         message.add_attachment(png, maintype="image", subtype="png", filename=f"{stem}.png")
+    if html is not None:
+        # An attachment, not an alternative body: the reader opens the whole game with a double
+        # click, and mail programs that show HTML inline do not run its script anyway.
+        message.add_attachment(html.encode("utf-8"), maintype="text", subtype="html",
+                               filename=f"{stem}.html", params={"charset": "utf-8"})
     return message
 
 

@@ -32,8 +32,13 @@ from referee.turn import take_turn
 # SPEC §8: without --format, an output's extension names its format.
 EXTENSIONS = {".txt": "text", ".svg": "svg", ".png": "png", ".pdf": "pdf", ".html": "html",
               ".gif": "gif", ".eml": "eml"}
-SHOW_FORMATS = ("text", "svg", "png")
+SHOW_FORMATS = ("text", "svg", "png", "html", "gif")
 BOARD_FORMATS = ("svg",)
+ATTACHMENTS = ("html",)
+# The review page and the animation draw every ply (about 5 ms a ply for the page, 0.1 s for a
+# GIF frame), so a record of thousands of plies, real or hostile, is refused rather than left
+# to run for minutes (SPEC §9: bounded work).
+MAX_REVIEW_PLIES = 1_000
 
 
 # -- the time --------------------------------------------------------------------------------
@@ -395,7 +400,9 @@ def _clock_moment(play: Replay, ply: int | None) -> dt.datetime | None:
 def diagram(path: str, ply: int | None, fmt: str | None = None, output: str | None = None,
             force: bool = False) -> str | bytes:
     """`referee show`: the position after `ply` (default the last) as text, SVG or PNG (by
-    `fmt`, or by the name of `output`), for `output` (refused if it exists, unless `force`)."""
+    `fmt`, or by the name of `output`), for `output` (refused if it exists, unless `force`).
+    As HTML, the review page of the whole game, opening at `ply`; as GIF, the animation of
+    plies 0 to `ply`."""
     fmt = output_format(output, fmt, SHOW_FORMATS)
     check_output(output, force)
     play = load(path)
@@ -403,12 +410,42 @@ def diagram(path: str, ply: int | None, fmt: str | None = None, output: str | No
         raise UsageError(f"{path}: --ply {ply} is beyond the record, which has plies 0–{play.plies}")
     if fmt == "text":
         return text_diagram(play, ply)
+    if fmt == "html":
+        return review_page(play, ply)
+    if fmt == "gif":
+        return animation(play, ply)
     picture = svg_diagram(play, ply)
     if fmt == "svg":
         return picture
     from referee.render.png import svg_to_png
 
     return svg_to_png(picture)
+
+
+def _bounded(play: Replay, plies: int, what: str) -> None:
+    if plies > MAX_REVIEW_PLIES:
+        raise UsageError(f"{play.record.path}: {what} of {plies} plies: at most {MAX_REVIEW_PLIES} "
+                         "(the text, SVG or PNG of any single ply can still be shown with --ply)")
+
+
+def review_page(play: Replay, opening: int | None = None) -> str:
+    """The review page (SPEC §7): one self-contained HTML file to step through the whole game,
+    opening at ply `opening` (default: the last) unless its address says `#ply=N`."""
+    from referee.render.review import page
+
+    _bounded(play, play.plies, "a review page")
+    return page(play, opening)
+
+
+def animation(play: Replay, last: int | None = None) -> bytes:
+    """The animated GIF (SPEC §7): one frame per ply, from ply 0 (the start) to `last`
+    (default: the last ply), that one held longer."""
+    from referee.render.animation import gif
+    from referee.render.png import svg_to_png
+
+    last = play.plies if last is None else last
+    _bounded(play, last, "an animation")
+    return gif([svg_to_png(svg_diagram(play, ply)) for ply in range(last + 1)])
 
 
 def blank_board(game_name: str, option_pairs: list[str] | None, paper: str,
@@ -431,9 +468,14 @@ def blank_board(game_name: str, option_pairs: list[str] | None, paper: str,
 # -- correspondence by mail ------------------------------------------------------------------
 
 
-def mail(path: str, to: str | None, output: str | None = None, force: bool = False):
-    """`referee mail`: the message to send, as an EmailMessage (the record read once)."""
+def mail(path: str, to: str | None, output: str | None = None, force: bool = False,
+         attach: list[str] | None = None):
+    """`referee mail`: the message to send, as an EmailMessage (the record read once).
+    `attach` names extra attachments: "html", the review page of the whole game."""
     output_format(output, None, ("eml",))
+    for extra in attach or []:
+        if extra not in ATTACHMENTS:
+            raise UsageError(f"--attach takes {', '.join(ATTACHMENTS)}, not {extra!r}")
     check_output(output, force)
     data = read_input(path, "record")
     play = replay(parse_record(data, path))
@@ -444,7 +486,10 @@ def mail(path: str, to: str | None, output: str | None = None, force: bool = Fal
         f"  referee move {name} \"<your move>\"\n"
         f"  referee mail {name} -o reply.eml\n"
     )
-    return _message(play, data, name, body, to)
+    page = review_page(play) if "html" in (attach or []) else None
+    if page is not None:
+        body += "The review page of the whole game is attached: open it in a web browser.\n"
+    return _message(play, data, name, body, to, html=page)
 
 
 def remind(path: str, to: str | None = None, output: str | None = None, force: bool = False):

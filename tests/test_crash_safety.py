@@ -71,10 +71,18 @@ def start_move(folder: Path, move: str) -> subprocess.Popen:
     )
 
 
+# The record's lock (files.locked) stays beside it by design: removing it would let a command
+# waiting on the old lock and a new one both believe they hold it (SPEC §9, Files).
+LOCK = ".game.toml.lock"
+
+
 def temporaries(folder: Path) -> list[str]:
-    """What a run leaves beside the record, bar the record's lock file (files.locked keeps it:
-    removing it would let two writers hold two different locks)."""
-    return sorted(p.name for p in folder.iterdir() if p.name not in ("game.toml", ".game.toml.lock"))
+    return sorted(p.name for p in folder.iterdir() if p.name not in ("game.toml", LOCK))
+
+
+def files_in(folder: Path) -> list[str]:
+    """What a command left in the folder, the record's lock aside."""
+    return sorted(name for name in os.listdir(folder) if name != LOCK)
 
 
 def test_killed_moves_leave_the_old_record_or_the_new_one_whole(tmp_path, big):
@@ -182,7 +190,7 @@ def test_a_failed_write_during_move_leaves_the_record_unchanged(tmp_path, monkey
     assert result.exit_code == 2, result.output
     assert result.stderr.startswith(f"error: {path}: cannot write: ")
     assert path.read_bytes() == SMALL
-    assert sorted(os.listdir(tmp_path)) == [".game.toml.lock", "game.toml"]  # the lock stays: see files.locked
+    assert files_in(tmp_path) == ["game.toml"]
 
 
 def test_an_interrupted_move_leaves_the_record_unchanged(tmp_path, monkeypatch):
@@ -198,7 +206,7 @@ def test_an_interrupted_move_leaves_the_record_unchanged(tmp_path, monkeypatch):
     monkeypatch.undo()
     assert result.exit_code == 130  # the shell's code for Ctrl-C, from the command-line library
     assert path.read_bytes() == SMALL
-    assert sorted(os.listdir(tmp_path)) == [".game.toml.lock", "game.toml"]  # the lock stays: see files.locked
+    assert files_in(tmp_path) == ["game.toml"]
 
 
 def test_a_failed_svg_leaves_the_record_unchanged(tmp_path):
@@ -210,4 +218,4 @@ def test_a_failed_svg_leaves_the_record_unchanged(tmp_path):
     assert result.exit_code == 2, result.output
     assert "cannot write" in result.stderr
     assert path.read_bytes() == SMALL
-    assert sorted(os.listdir(tmp_path)) == [".game.toml.lock", "game.toml"]  # the lock stays: see files.locked
+    assert files_in(tmp_path) == ["game.toml"]

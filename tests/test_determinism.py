@@ -1,5 +1,5 @@
 """Determinism: the same record gives the same bytes on every run and every machine — status,
-diagrams (text, SVG, PNG) and `validate --json` — whatever the hash seed that orders Python's
+diagrams (text, SVG, PNG), the review page and the animation, and `validate --json` — whatever the hash seed that orders Python's
 sets and dicts of strings. Each run is its own process with its own PYTHONHASHSEED.
 """
 
@@ -28,6 +28,7 @@ RECORDS = [
 COMMANDS = [
     ["status"], ["status", "--json"], ["show"], ["show", "--ply", "1"],
     ["show", "--format", "svg"], ["show", "--format", "png"], ["moves", "--json"],
+    ["show", "--format", "html"], ["show", "--format", "gif", "--ply", "2"],
 ]
 
 # Runs in a fresh interpreter: every command on every record, in process, and prints a digest

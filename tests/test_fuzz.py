@@ -277,7 +277,8 @@ def test_the_command_line_answers_every_record_with_an_exit_code(case, command, 
                 replay(parse_record(after, str(path)))
         else:
             assert after == record
-        left = [n for n in os.listdir(folder) if n != f".{path.name}.lock"]  # the lock stays
+        # The record's lock (files.locked) stays beside it by design; nothing else may.
+        left = [n for n in os.listdir(folder) if n != f".{path.name}.lock"]
         assert left == [path.name], "a temporary file was left behind"
 
 

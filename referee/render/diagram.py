@@ -6,6 +6,9 @@ A drawer is a module of referee.render with three hooks:
   svg(picture, head) -> str      the position as SVG to attach
   paper(game, options, picture, paper) -> str   optional: the blank board as a printable
                                  SVG sheet in millimetres; a game without it has no board.
+  lines(picture, head) -> list[str]   optional: the words the SVG writes under the board after
+                                 the last move (what it did, the status), for the review
+                                 page; without it, the header's status lines.
 `picture` is whatever the game's `picture` and `blank_picture` hooks return; only its own
 drawer looks inside it.
 """
@@ -15,11 +18,11 @@ from __future__ import annotations
 import datetime as dt
 from importlib import import_module
 from types import ModuleType
-from typing import Any, Mapping
+from typing import Any, Mapping, NamedTuple
 
 from referee.errors import UsageError
 from referee.games import REGISTRY, Game
-from referee.render.header import header
+from referee.render.header import Header, header
 from referee.replay import Replay
 
 
@@ -40,6 +43,23 @@ def svg_diagram(play: Replay, ply: int | None = None, now: dt.datetime | None = 
     """The position after `ply` (default: the last) as an SVG picture to attach."""
     picture, head = _picture(play, ply, now)
     return drawer(play.game).svg(picture, head)
+
+
+class Drawn(NamedTuple):
+    """One ply drawn for the review page: the SVG, the words around the board, and the lines
+    under it (the drawer's `lines` hook)."""
+
+    svg: str
+    head: Header
+    lines: list[str]
+
+
+def drawn(play: Replay, ply: int) -> Drawn:
+    """The position after `ply` as SVG, with its words, the picture made once for both."""
+    picture, head = _picture(play, ply, None)  # a clock as it stood when the ply was made
+    module = drawer(play.game)
+    lines = getattr(module, "lines", None)
+    return Drawn(module.svg(picture, head), head, lines(picture, head) if lines else list(head.status))
 
 
 def _picture(play: Replay, ply: int | None, now: dt.datetime | None) -> tuple[Any, Any]:

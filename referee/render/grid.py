@@ -26,6 +26,11 @@ def text(picture: Picture, head: Header) -> str:
     return render("diagram.txt.j2", head=_with_notes(head, picture), rows=rows)
 
 
+def lines(picture: Picture, head: Header) -> list[str]:
+    """The words under the board after the last move (the review page's hook)."""
+    return list(_with_notes(head, picture).status)
+
+
 def _with_notes(head: Header, picture: Picture) -> Header:
     """The picture's own lines (what the last move did, the scoring) go right under the last
     move, before the game's status lines."""

@@ -228,11 +228,17 @@ def _special_marks(board: Board, place) -> list[Mark]:
     return marks
 
 
+def lines(picture: HermeticaPicture, head) -> list[str]:
+    """The words under the board after the last move: the turn action by action, the status,
+    the reserves (the review page's hook; the SVG writes the same)."""
+    return action_lines(picture) + head.status + reserve_lines(picture)
+
+
 def svg(picture: HermeticaPicture, head) -> str:
     board = picture.board
     grid = board.grid
     above = [Words(0, 0, "head", head.title)] + [Words(0, 0, "text", p) for p in head.players]
-    below = ([head.last] if head.last else []) + action_lines(picture) + head.status + reserve_lines(picture)
+    below = ([head.last] if head.last else []) + lines(picture, head)
     board_top = page.MARGIN + (len(above) + 0.5) * page.LINE
     place, board_w, board_h = _layout(board, UNIT, (0, board_top))
     # The words above the board are measured at the title's size: generous.

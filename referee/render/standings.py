@@ -17,7 +17,7 @@ from typing import NamedTuple
 from markupsafe import Markup
 
 from referee.render.header import plain
-from referee.render.templates import render, source
+from referee.render.templates import asset, render
 from referee.standings import Cell, CoopRow, CoopTable, Standings, Table
 
 WIDTH = 78  # a mail's line
@@ -160,7 +160,7 @@ class HtmlCoop(NamedTuple):
 def page(result: Standings, links: dict[str, str]) -> str:
     """The standings as one HTML file: `links` maps each record file to its address from the
     page (relative, made by the caller, who knows where the page goes)."""
-    style = Markup(" ".join(source("standings.css").split()))
+    style = Markup(" ".join(asset("standings.css").split()))
     digest = base64.b64encode(hashlib.sha256(style.encode("utf-8")).digest()).decode("ascii")
     counted = result.records - len(result.invalid) - len(result.skipped)
     return render(

@@ -12,6 +12,7 @@ from importlib import resources
 from pathlib import Path
 
 import jinja2
+from markupsafe import Markup
 
 from referee.render.header import plain
 
@@ -25,15 +26,26 @@ def _load(name: str) -> str:
     return folder.joinpath(name).read_text(encoding="utf-8")
 
 
-def source(name: str) -> str:
-    """A file of the templates folder as it stands (a style sheet a page inlines)."""
+def asset(name: str) -> str:
+    """A file shipped beside the templates (the review page's style sheet and script)."""
     return _load(name)
+
+
+def _plain_text(value: object) -> object:
+    """`plain` for every value but Markup, which the view model built and escaped itself (the
+    review page's script, style and diagram data, where a line break is no forgery)."""
+    return value if isinstance(value, Markup) else plain(value)
 
 
 @cache
 def environment(kind: str) -> jinja2.Environment:
     loader = jinja2.FunctionLoader(_load)
-    if kind in ("svg", "html"):
+    if kind == "html":
+        return jinja2.Environment(
+            loader=loader, autoescape=True, trim_blocks=True, lstrip_blocks=True,
+            finalize=_plain_text, undefined=jinja2.StrictUndefined,
+        )
+    if kind == "svg":
         return jinja2.Environment(
             loader=loader, autoescape=True, trim_blocks=True, lstrip_blocks=True,
             finalize=plain, undefined=jinja2.StrictUndefined,
@@ -45,5 +57,5 @@ def environment(kind: str) -> jinja2.Environment:
 
 
 def render(template: str, **context: object) -> str:
-    kind = "svg" if template.endswith(".svg.j2") else "html" if template.endswith(".html.j2") else "text"
+    kind = next((k for k in ("svg", "html") if template.endswith(f".{k}.j2")), "text")
     return environment(kind).get_template(template).render(**context)

@@ -1,0 +1,190 @@
+"""The review page (SPEC §7): one self-contained HTML file to step through a whole game.
+
+Everything the page shows is worked out here, as a view model; templates/review.html.j2 only
+places the values, templates/review.css is its one style sheet and templates/review.js its one
+script (the same for every game and every page: the game itself travels as data).
+
+Safety comes in three layers, so that no single mistake lets a record run a script:
+- every name, comment, option and line of words from a record goes through Jinja's
+  autoescaping (the html environment of render/templates.py), control characters taken out;
+- the diagrams are never markup in the page: each is an <img> of a `data:` URL. A picture drawn
+  as an image runs no script, fetches nothing it names and keeps its own <style> to itself; the
+  SVG text was moreover escaped by the SVG templates, and in the page it sits in a JSON data
+  block (never executed) with every `<` written as a \\u escape, so nothing in it can close
+  the block;
+- a Content-Security-Policy in the page allows the one script and the one style sheet by their
+  SHA-256 (computed here when the page is made), images from `data:` URLs, and nothing else:
+  even if escaping failed, no injected script or style would run and nothing would be fetched.
+
+Size: the whole SVG of every ply would make a long game's page several megabytes (4.6 MB for a
+163-ply Harmijan). Consecutive diagrams share most of their lines (the board, the legend), so the
+page holds each distinct line once and every ply as runs of line numbers, which the script joins
+again (375 kB for that game). The opening ply is also drawn as a plain image, so the page shows
+the board where scripts do not run (a mail program's preview) and before the script has run.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+from dataclasses import dataclass
+from urllib.parse import quote
+
+from markupsafe import Markup
+
+from referee.record import toml_datetime
+from referee.render.diagram import Drawn, drawn
+from referee.render.templates import asset, render
+from referee.replay import Replay
+
+# JSON written inside <script type="application/json">: the HTML parser ends such a block only
+# at `</script` and reads no character reference in it, so with no `<` there is no way out of
+# it (nor into the `<!--` states). Line separators are escaped for older JavaScript engines.
+_JSON_ESCAPES = str.maketrans({"<": "\\u003c", "\u2028": "\\u2028", "\u2029": "\\u2029"})
+
+
+@dataclass(frozen=True)
+class PlyView:
+    """One ply as the page shows it: in the move list and in the panel beside the board."""
+
+    number: int
+    move: str | None  # canonical; None for ply 0, the start
+    seat: int | None
+    player: str | None
+    at: str | None  # the time stamp as the record writes it (RFC 3339), for <time datetime>
+    when: str | None  # the same, for a reader: "2026-11-22 14:01 UTC"
+    comment: list[str]  # the comment, line by line
+    last: str | None  # "Ply 3: b e6 (seat 1)"
+    lines: list[str]  # what the ply did and the status, as under the SVG board
+    result: str  # "Seat 2 to move", "Seat 1 wins: …"
+    current: bool  # the ply the page opens at
+
+
+@dataclass(frozen=True)
+class Page:
+    title: str
+    game: str
+    players: list[str]
+    options: list[tuple[str, str]]
+    result: str
+    length: str  # "25 plies"
+    plies: list[PlyView]
+    opening: int
+    last: int
+    image: str  # the opening ply's diagram as a data: URL
+    style: Markup
+    script: Markup
+    style_hash: str
+    script_hash: str
+    frames: Markup  # every ply's diagram, as JSON (see frames())
+
+
+def page(play: Replay, opening: int | None = None) -> str:
+    """The review page of a replayed game, opening at ply `opening` (default: the last) when
+    its address names no `#ply=N`."""
+    opening = play.plies if opening is None else opening
+    drawings = [drawn(play, ply) for ply in range(play.plies + 1)]
+    style, script = asset("review.css"), asset("review.js")
+    final = drawings[-1].head
+    view = Page(
+        title=final.title,
+        game=play.game.name,
+        players=final.players,
+        options=[(name, str(value)) for name, value in play.options.items()],
+        result=final.result,
+        length="1 ply" if play.plies == 1 else f"{play.plies} plies",
+        plies=[_ply_view(play, ply, drawing, ply == opening) for ply, drawing in enumerate(drawings)],
+        opening=opening,
+        last=play.plies,
+        image=data_url(drawings[opening].svg),
+        style=Markup(style),
+        script=Markup(script),
+        style_hash=csp_hash(style),
+        script_hash=csp_hash(script),
+        frames=Markup(frames([d.svg for d in drawings])),
+    )
+    return render("review.html.j2", page=view)
+
+
+def _ply_view(play: Replay, ply: int, drawing: Drawn, current: bool) -> PlyView:
+    if ply == 0:
+        return PlyView(0, None, None, None, None, None, [], None, _unwrapped(drawing.lines),
+                       drawing.head.result, current)
+    entry, seat = play.record.moves[ply - 1], play.movers[ply - 1]
+    at = toml_datetime(entry.at) if entry.at is not None else None
+    return PlyView(
+        number=ply,
+        move=play.entries[ply - 1],
+        seat=seat,
+        player=play.record.player_name(seat),
+        at=at,
+        when=_readable_time(at),
+        comment=entry.comment.splitlines() if entry.comment else [],
+        last=drawing.head.last,
+        lines=_unwrapped(drawing.lines),
+        result=drawing.head.result,
+        current=current,
+    )
+
+
+def _unwrapped(lines: list[str]) -> list[str]:
+    """The lines of a diagram with their continuations (wrapped to a mail's width, indented)
+    joined again: the page wraps words to its own width."""
+    joined: list[str] = []
+    for line in lines:
+        if joined and line[:1].isspace():
+            joined[-1] += " " + line.strip()
+        else:
+            joined.append(line)
+    return joined
+
+
+def _readable_time(at: str | None) -> str | None:
+    """2026-11-22T14:01:00Z as "2026-11-22 14:01 UTC"; a time with an offset or none as written."""
+    if at is None:
+        return None
+    if at.endswith("Z") and len(at) >= 16:
+        return at[:16].replace("T", " ") + " UTC"
+    return at.replace("T", " ")
+
+
+def frames(svgs: list[str]) -> str:
+    """Every diagram, each distinct line stored once: `{"lines": [...], "plies": [[first, count,
+    first, count, …], …]}`, ply k being the lines first…first+count−1 of each run in turn,
+    joined by line breaks. Written as JSON safe inside an HTML <script> data block."""
+    numbers: dict[str, int] = {}
+    lines: list[str] = []
+    plies = []
+    for svg in svgs:
+        runs: list[int] = []
+        for line in svg.split("\n"):
+            number = numbers.setdefault(line, len(lines))
+            if number == len(lines):
+                lines.append(line)
+            if runs and runs[-2] + runs[-1] == number:
+                runs[-1] += 1
+            else:
+                runs += [number, 1]
+        plies.append(runs)
+    text = json.dumps({"lines": lines, "plies": plies}, ensure_ascii=False, separators=(",", ":"))
+    return text.translate(_JSON_ESCAPES)
+
+
+def unpack(data: str) -> list[str]:
+    """The diagrams of frames(), one per ply (what the page's script does; for tests)."""
+    value = json.loads(data)
+    return ["\n".join(line for first, count in zip(runs[::2], runs[1::2])
+                      for line in value["lines"][first:first + count])
+            for runs in value["plies"]]
+
+
+def data_url(svg: str) -> str:
+    """An SVG as a data: URL, percent-encoded (base64 would do as well, but percent-encoding
+    leaves no `//` in the page that a reader could mistake for an address)."""
+    return "data:image/svg+xml;charset=utf-8," + quote(svg, safe=",;:=()!*")
+
+
+def csp_hash(text: str) -> str:
+    """The Content-Security-Policy source that allows exactly this inline script or style."""
+    return "sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii")
