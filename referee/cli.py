@@ -43,6 +43,7 @@ class Format(str, Enum):
 
 class SheetFormat(str, Enum):
     svg = "svg"
+    pdf = "pdf"
 
 
 class Paper(str, Enum):
@@ -276,11 +277,15 @@ def board_command(
     game_name: str = typer.Argument(..., metavar="GAME", help="Game id, e.g. odd."),
     option: Optional[list[str]] = typer.Option(None, "-O", "--option", metavar="KEY=VALUE", help="Game option key=value, e.g. -O size=8."),
     paper: Paper = typer.Option(Paper.a4, "--paper", help="Sheet size."),
-    fmt: Optional[SheetFormat] = typer.Option(None, "--format", help="svg (the default); by default OUT's extension says."),
-    output: Optional[str] = typer.Option(None, "-o", "--output", metavar="OUT", help="Write the sheet to OUT instead of printing it."),
+    fmt: Optional[SheetFormat] = typer.Option(None, "--format", help="svg (the default) or pdf; by default OUT's extension says."),
+    output: Optional[str] = typer.Option(None, "-o", "--output", metavar="OUT", help="Write the sheet to OUT (.svg, .pdf) instead of printing it."),
     force: bool = typer.Option(False, "--force", help="Replace OUT if it exists."),
 ) -> None:
-    """A blank board to print, true to size (SVG in millimetres), with coordinates."""
+    """A blank board to print, true to size, with coordinates and a 100 mm scale bar: an SVG
+    in millimetres, or a PDF page of the paper's exact size. Print at 100 % (actual size).
+
+    Example: referee board odd -o sheet.pdf --paper letter
+    """
     _write_output(output, session.blank_board(game_name, option, paper.value, output, force, fmt and fmt.value))
 
 

@@ -32,7 +32,7 @@ PAPERS = ("a4", "letter")
 EXTENSIONS = {".txt": "text", ".svg": "svg", ".png": "png", ".pdf": "pdf", ".html": "html",
               ".gif": "gif", ".eml": "eml"}
 SHOW_FORMATS = ("text", "svg", "png")
-BOARD_FORMATS = ("svg",)
+BOARD_FORMATS = ("svg", "pdf")
 
 
 # -- games, options, players -------------------------------------------------------------------
@@ -327,19 +327,25 @@ def diagram(path: str, ply: int | None, fmt: str | None = None, output: str | No
 
 def blank_board(game_name: str, option_pairs: list[str] | None, paper: str,
                 output: str | None = None, force: bool = False, fmt: str | None = None) -> str | bytes:
-    """`referee board`: the empty board of a game as a printable sheet, for `output`."""
+    """`referee board`: the empty board of a game as a printable sheet, for `output`: an SVG
+    in millimetres, or a PDF page of exactly the paper's size (SPEC §8)."""
     from referee.render.diagram import paper_board
 
-    output_format(output, fmt, BOARD_FORMATS)
+    fmt = output_format(output, fmt, BOARD_FORMATS)
     game = game_named(game_name)
     options = game_options(game, option_pairs)
     check_output(output, force)
     files = data_files(game, options)
     try:
         setup = {name: game.setup_from_file(name, content) for name, content in files.items()}
-        return paper_board(game, options, setup, paper)
+        sheet = paper_board(game, options, setup, paper)
     except ValueError as exc:  # a board file without the scheme asked for
         raise UsageError(f"{options.get('board', game.name)}: {exc}") from None
+    if fmt == "pdf":
+        from referee.render.pdf import svg_sheet_to_pdf
+
+        return svg_sheet_to_pdf(sheet)
+    return sheet
 
 
 # -- correspondence by mail ------------------------------------------------------------------

@@ -124,7 +124,9 @@ def test_printable_sheet_per_scheme(cli, scheme):
     assert root.get("width").endswith("mm")
     walls = result.output.count('fill="#555555"')
     assert walls == (0 if scheme == "draft" else 12)
-    assert "Sun Prime" in result.output and "Moon Prime" in result.output
+    # Each Prime hex says whose it is, on two lines that fit the hex: "Sun" over "Prime".
+    words = ["".join(t.itertext()) for t in root.iter("{http://www.w3.org/2000/svg}text")]
+    assert words.count("Prime") == 2 and "Sun" in words and "Moon" in words
 
 
 def test_full_game_by_files_to_a_win(cli):

@@ -174,7 +174,7 @@ def paper(game: Any, options: Mapping[str, Any], picture: Picture, paper_name: s
         height=sheet.height,
         title=f"{game.name} ({game.credit})",
         subtitle=(f"{option_summary(options)} · {len(grid)} cells · {unit:.1f} mm cells · "
-                  f"{paper_name.upper()} {sheet.orientation}"),
+                  f"{page.PAPER_NAMES[paper_name]} {sheet.orientation}"),
         title_x=page.PAPER_MARGIN,
         title_y=page.PAPER_MARGIN + 7,
         subtitle_y=page.PAPER_MARGIN + 13,
@@ -182,4 +182,5 @@ def paper(game: Any, options: Mapping[str, Any], picture: Picture, paper_name: s
         labels=labels,
         label_size=round(unit * LABEL_SIZE, 2),
         line_width=round(max(unit * 0.025, 0.3), 3),
+        bar=sheet.scale_bar(),
     )

@@ -180,6 +180,16 @@ class Words:
     text: str
 
 
+@dataclass(frozen=True)
+class Inked:
+    """Words of the printable sheet with their own colour (its SVG holds no style sheet)."""
+
+    x: float
+    y: float
+    fill: str
+    text: str
+
+
 def _layout(board: Board, unit: float, top_left: tuple[float, float]):
     """A function from board units to drawing positions (y down), and the drawing's size."""
     grid = board.grid
@@ -346,19 +356,22 @@ def paper(game, options: Mapping[str, Any], picture: HermeticaPicture, paper_nam
     for cell in grid:
         x, y = place(*grid.centre(cell))
         if cell in board.primes.values():
-            y = round(y - unit * 0.08, 3)  # room for the Prime mark below the name
-        names.append(Words(x, y, "name", board.name(cell)))
+            y = round(y - unit * 0.2, 3)  # room for the Prime mark below the name
+        # The name reads on a Wall's dark fill too: light there, grey elsewhere.
+        names.append(Inked(x, y, "#ffffff" if cell in picture.walls else "#666666", board.name(cell)))
     marks = []
     for seat in (SUN, MOON):
+        # Two short lines ("Sun" over "Prime") fit the hex at a size that reads.
         x, y = place(*grid.centre(board.primes[seat]))
-        marks.append(Words(x, round(y + unit * 0.26, 3), "prime", f"{SIDE[seat]} Prime"))
+        marks.append(Words(x, round(y + unit * 0.06, 3), "prime", SIDE[seat]))
+        marks.append(Words(x, round(y + unit * 0.24, 3), "prime", "Prime"))
     return render(
         "hermetica-paper.svg.j2",
         width=sheet.width,
         height=sheet.height,
         title=f"{game.name} ({game.credit}) · {scheme} scheme",
         subtitle=(f"{option_summary(options)} · {len(grid)} hexes · {unit:.1f} mm between centres · "
-                  f"{paper_name.upper()} {sheet.orientation} · shaded edge hexes: the Horizons (Sun below, Moon above)"),
+                  f"{page.PAPER_NAMES[paper_name]} {sheet.orientation} · shaded edge hexes: the Horizons (Sun below, Moon above)"),
         title_x=page.PAPER_MARGIN,
         title_y=page.PAPER_MARGIN + 7,
         subtitle_y=page.PAPER_MARGIN + 13,
@@ -368,7 +381,8 @@ def paper(game, options: Mapping[str, Any], picture: HermeticaPicture, paper_nam
         marks=marks,
         labels=_column_labels(board, place),
         name_size=round(unit * 0.22, 2),
-        mark_size=round(unit * 0.13, 2),
+        mark_size=round(unit * 0.15, 2),
         label_size=round(unit * 0.38, 2),
         line_width=round(max(unit * 0.025, 0.3), 3),
+        bar=sheet.scale_bar(),
     )
