@@ -191,7 +191,7 @@ def validate_command(
 @_guard
 def status_command(
     file: str = typer.Argument(..., metavar="FILE", help="The record file."),
-    as_json: bool = typer.Option(False, "--json", help="Print JSON (SPEC §4)."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Whose turn it is, the score, and the result once the game is over."""
     play = session.load(file)
@@ -221,7 +221,7 @@ def history_command(
 @_guard
 def moves_command(
     file: str = typer.Argument(..., metavar="FILE", help="The record file."),
-    as_json: bool = typer.Option(False, "--json", help="Print JSON (SPEC §4)."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
     after: Optional[str] = typer.Option(None, "--after", metavar="ACTIONS", help="Actions already chosen this turn (multi-action games)."),
 ) -> None:
     """List the legal moves of the seat to move, in canonical notation."""

@@ -14,6 +14,7 @@ from email.parser import BytesParser
 from pathlib import PurePath
 
 from referee.errors import CONTROL, RecordError, UsageError
+from referee.render.header import result_words
 from referee.replay import Replay
 
 RECORD_TYPE = ("application", "toml")
@@ -39,10 +40,12 @@ def _header_safe(text: str) -> str:
 
 
 def subject(play: Replay) -> str:
+    """"Odd: ply 3, b e6 (Bo to move)": the game, the ply, the move and the result sentence,
+    with the players' names where the record has them."""
     game = play.game.name
     if not play.plies:
-        return f"{game}: a new game ({play.result_sentence()})"
-    return f"{game}: ply {play.plies}, {play.last_move()} ({play.result_sentence()})"
+        return f"{game}: a new game ({result_words(play)})"
+    return f"{game}: ply {play.plies}, {play.last_move()} ({result_words(play)})"
 
 
 def build_message(

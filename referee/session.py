@@ -23,7 +23,7 @@ from referee.errors import RefereeError, UsageError
 from referee.games import GAMES, Game
 from referee.files import STDIN, check_output, locked, read_input, record_files, write_atomic
 from referee.record import MAX_PLIES, MAX_RECORD_BYTES, MAX_TEXT_CHARS, Record, now, parse_record, read_record
-from referee.render.header import header, plain
+from referee.render.header import header, plain, text_head
 from referee.replay import Replay, replay, start
 from referee.turn import take_turn
 
@@ -219,8 +219,9 @@ def status_lines(play: Replay) -> list[str]:
     """`status` in words: the game, its players, the last move, the game's own lines and the
     result, each safe to print (a name from the record must not forge lines)."""
     head = header(play, play.plies, play.game.picture(play.state, play.last_move()))
-    last = f"Ply {play.plies}" + (f"; last move {play.last_move()}" if play.plies else "")
-    return [plain(line) for line in (head.title, *head.players, last, *head.status, head.result)]
+    last = f"Ply {play.plies}" + (f"; last move {play.last_move()} ({head.mover})" if play.plies else "")
+    words = text_head(head._replace(last=last))
+    return [plain(line) for line in (*words.title, *words.players, *words.last, *words.status, *words.result)]
 
 
 def moves(play: Replay, after: str | None) -> dict[str, Any]:

@@ -22,6 +22,7 @@ from typing import Any, NamedTuple
 
 from referee import seal
 from referee.errors import IllegalMoveError, RefereeError, UsageError
+from referee.games.base import count
 from referee.record import Entry, Record
 from referee.replay import Replay
 
@@ -73,7 +74,8 @@ def take_turn(
             notes.append(_answer(work, "Your", reply, answer)[1])
     elif conditions:
         pending = [_check_condition(work, mover, i, t) for i, t in conditions]
-        notes.append(f"{len(pending)} conditional move(s) left for seat {work.to_move()}'s reply.")
+        notes.append(f"{count(len(pending), 'conditional move')} left for your opponent's reply "
+                     f"(seat {work.to_move()}).")
     work.record = _new_record(play, work, at=at, comment=comment, pending=pending)
     work.digests = play.digests + seal.extend(
         play.digests[-1] if play.digests else seal.header_digest(play.record),
@@ -89,6 +91,12 @@ def _play(work: Replay, text: str, seat: int | None = None) -> None:
     try:
         if work.outcome() is not None:
             raise IllegalMoveError(f"the game is over ({work.result_sentence()})")
+        if seat is not None and seat not in work.seats:
+            seats = work.seats
+            raise IllegalMoveError(
+                f"--as {seat}: {work.game.name} has seats {seats[0]}–{seats[-1]} here, and "
+                f"seat {work.to_move()} is to move"
+            )
         if seat is not None and seat != work.to_move():
             raise IllegalMoveError(f"seat {seat} is not to move: seat {work.to_move()} is")
         work.push(text)
