@@ -93,9 +93,9 @@ def _play(work: Replay, text: str, seat: int | None = None) -> None:
             raise IllegalMoveError(f"the game is over ({work.result_sentence()})")
         if seat is not None and seat not in work.seats:
             seats = work.seats
+            which = "only seat 1" if len(seats) == 1 else f"seats {seats[0]}–{seats[-1]}"
             raise IllegalMoveError(
-                f"--as {seat}: {work.game.name} has seats {seats[0]}–{seats[-1]} here, and "
-                f"seat {work.to_move()} is to move"
+                f"--as {seat}: {work.game.name} has {which} here, and seat {work.to_move()} is to move"
             )
         if seat is not None and seat != work.to_move():
             raise IllegalMoveError(f"seat {seat} is not to move: seat {work.to_move()} is")

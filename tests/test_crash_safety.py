@@ -72,7 +72,9 @@ def start_move(folder: Path, move: str) -> subprocess.Popen:
 
 
 def temporaries(folder: Path) -> list[str]:
-    return sorted(p.name for p in folder.iterdir() if p.name != "game.toml")
+    """What a run leaves beside the record, bar the record's lock file (files.locked keeps it:
+    removing it would let two writers hold two different locks)."""
+    return sorted(p.name for p in folder.iterdir() if p.name not in ("game.toml", ".game.toml.lock"))
 
 
 def test_killed_moves_leave_the_old_record_or_the_new_one_whole(tmp_path, big):
@@ -175,7 +177,7 @@ def test_a_failed_write_during_move_leaves_the_record_unchanged(tmp_path, monkey
     assert result.exit_code == 2, result.output
     assert result.stderr.startswith(f"error: {path}: cannot write: ")
     assert path.read_bytes() == SMALL
-    assert os.listdir(tmp_path) == ["game.toml"]
+    assert sorted(os.listdir(tmp_path)) == [".game.toml.lock", "game.toml"]  # the lock stays: see files.locked
 
 
 def test_an_interrupted_move_leaves_the_record_unchanged(tmp_path, monkeypatch):
@@ -191,7 +193,7 @@ def test_an_interrupted_move_leaves_the_record_unchanged(tmp_path, monkeypatch):
     monkeypatch.undo()
     assert result.exit_code == 130  # the shell's code for Ctrl-C, from the command-line library
     assert path.read_bytes() == SMALL
-    assert os.listdir(tmp_path) == ["game.toml"]
+    assert sorted(os.listdir(tmp_path)) == [".game.toml.lock", "game.toml"]  # the lock stays: see files.locked
 
 
 def test_a_failed_svg_leaves_the_record_unchanged(tmp_path):
@@ -203,4 +205,4 @@ def test_a_failed_svg_leaves_the_record_unchanged(tmp_path):
     assert result.exit_code == 2, result.output
     assert "cannot write" in result.stderr
     assert path.read_bytes() == SMALL
-    assert os.listdir(tmp_path) == ["game.toml"]
+    assert sorted(os.listdir(tmp_path)) == [".game.toml.lock", "game.toml"]  # the lock stays: see files.locked

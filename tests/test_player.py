@@ -261,3 +261,19 @@ def test_harmijan_legend_draws_the_moved_stone_as_an_arrow_and_the_dot_leaves_th
     assert dots and tags
     for dx, dy in dots:
         assert all(abs(dx - tx) > 7 or abs(dy - ty) > 7 for tx, ty in tags), "the dot covers a number"
+
+
+# -- shell completion ---------------------------------------------------------------------------
+
+
+def test_shell_completion_completes_commands_and_offers_its_install_options():
+    from typer.testing import CliRunner
+
+    from referee.cli import app
+
+    runner = CliRunner()
+    env = {"_REFEREE_COMPLETE": "complete_bash", "COMP_WORDS": "referee st", "COMP_CWORD": "1"}
+    result = runner.invoke(app, [], env=env, prog_name="referee")
+    assert result.stdout.split() == ["status"]
+    help_text = runner.invoke(app, ["--help"], prog_name="referee").stdout
+    assert "--install-completion" in help_text and "--show-completion" in help_text
