@@ -18,6 +18,7 @@ from typing import NamedTuple
 
 from referee.clock import short_words
 from referee.errors import CONTROL, RecordError, UsageError
+from referee.render.header import result_words
 from referee.replay import Replay
 
 RECORD_TYPE = ("application", "toml")
@@ -43,10 +44,11 @@ def _header_safe(text: str) -> str:
 
 
 def subject(play: Replay, now: dt.datetime | None = None) -> str:
-    """"Odd: ply 3, b e6 (Seat 2 to move, 12 days 4 h left)": the time left of the seat to
-    move where the game has a clock."""
+    """"Odd: ply 3, b e6 (Bo to move, 12 days 4 h left)": the game, the ply, the move and the
+    result sentence, with the players' names where the record has them, and the time left of
+    the seat to move where the game has a clock."""
     game = play.game.name
-    state = play.result_sentence() + time_left(play, now)
+    state = result_words(play) + time_left(play, now)
     if not play.plies:
         return f"{game}: a new game ({state})"
     return f"{game}: ply {play.plies}, {play.last_move()} ({state})"

@@ -25,7 +25,7 @@ from referee.errors import RefereeError, UsageError
 from referee.files import STDIN, check_output, locked, read_input, record_files, write_atomic
 from referee.games import GAMES, Game
 from referee.record import MAX_PLIES, MAX_RECORD_BYTES, MAX_TEXT_CHARS, Record, parse_record, read_record
-from referee.render.header import header, plain
+from referee.render.header import header, plain, text_head
 from referee.replay import Replay, replay, start
 from referee.turn import take_turn
 
@@ -33,7 +33,7 @@ from referee.turn import take_turn
 EXTENSIONS = {".txt": "text", ".svg": "svg", ".png": "png", ".pdf": "pdf", ".html": "html",
               ".gif": "gif", ".eml": "eml"}
 SHOW_FORMATS = ("text", "svg", "png", "html", "gif")
-BOARD_FORMATS = ("svg",)
+BOARD_FORMATS = ("svg", "pdf")
 ATTACHMENTS = ("html",)
 # The review page and the animation draw every ply (about 5 ms a ply for the page, 0.1 s for a
 # GIF frame), so a record of thousands of plies, real or hostile, is refused rather than left
@@ -277,8 +277,9 @@ def status_lines(play: Replay) -> list[str]:
     """`status` in words: the game, its players, the last move, the game's own lines and the
     result, each safe to print (a name from the record must not forge lines)."""
     head = header(play, play.plies, play.game.picture(play.state, play.last_move()), now())
-    last = f"Ply {play.plies}" + (f"; last move {play.last_move()}" if play.plies else "")
-    return [plain(line) for line in (head.title, *head.players, last, *head.status, head.result)]
+    last = f"Ply {play.plies}" + (f"; last move {play.last_move()} ({head.mover})" if play.plies else "")
+    words = text_head(head._replace(last=last))
+    return [plain(line) for line in (*words.title, *words.players, *words.last, *words.status, *words.result)]
 
 
 def moves(play: Replay, after: str | None) -> dict[str, Any]:
@@ -450,19 +451,25 @@ def animation(play: Replay, last: int | None = None) -> bytes:
 
 def blank_board(game_name: str, option_pairs: list[str] | None, paper: str,
                 output: str | None = None, force: bool = False, fmt: str | None = None) -> str | bytes:
-    """`referee board`: the empty board of a game as a printable sheet, for `output`."""
+    """`referee board`: the empty board of a game as a printable sheet, for `output`: an SVG
+    in millimetres, or a PDF page of exactly the paper's size (SPEC §8)."""
     from referee.render.diagram import paper_board
 
-    output_format(output, fmt, BOARD_FORMATS)
+    fmt = output_format(output, fmt, BOARD_FORMATS)
     game = game_named(game_name)
     options = game_options(game, option_pairs)
     check_output(output, force)
     files = data_files(game, options)
     try:
         setup = {name: game.setup_from_file(name, content) for name, content in files.items()}
-        return paper_board(game, options, setup, paper)
+        sheet = paper_board(game, options, setup, paper)
     except ValueError as exc:  # a board file without the scheme asked for
         raise UsageError(f"{options.get('board', game.name)}: {exc}") from None
+    if fmt == "pdf":
+        from referee.render.pdf import svg_sheet_to_pdf
+
+        return svg_sheet_to_pdf(sheet)
+    return sheet
 
 
 # -- correspondence by mail ------------------------------------------------------------------

@@ -22,6 +22,7 @@ from typing import Any, NamedTuple
 
 from referee import seal
 from referee.errors import IllegalMoveError, RefereeError, UsageError
+from referee.games.base import count
 from referee.record import Entry, Record
 from referee.replay import Replay
 
@@ -78,7 +79,8 @@ def take_turn(
             notes.append(_answer(work, "Your", reply, answer, at)[1])
     elif conditions:
         pending = [_check_condition(work, mover, i, t) for i, t in conditions]
-        notes.append(f"{len(pending)} conditional move(s) left for seat {work.to_move()}'s reply.")
+        notes.append(f"{count(len(pending), 'conditional move')} left for your opponent's reply "
+                     f"(seat {work.to_move()}).")
     work.record = _new_record(play, work, at=at, comment=comment, pending=pending, leave=leave,
                               offer="draw" if offer_draw else None)
     work.digests = play.digests + seal.extend(
@@ -95,6 +97,12 @@ def _play(work: Replay, text: str, at: dt.datetime | None, seat: int | None = No
     try:
         if work.outcome() is not None:
             raise IllegalMoveError(f"the game is over ({work.result_sentence()})")
+        if seat is not None and seat not in work.seats:
+            seats = work.seats
+            which = "only seat 1" if len(seats) == 1 else f"seats {seats[0]}–{seats[-1]}"
+            raise IllegalMoveError(
+                f"--as {seat}: {work.game.name} has {which} here, and seat {work.to_move()} is to move"
+            )
         to_move = work.to_move()
         work.push(text, at=at, **extra)
         # Checked once the entry is read: a time claim is made by the seat not to move. (A

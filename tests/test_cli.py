@@ -41,7 +41,7 @@ def test_new_writes_a_record_and_prints_the_empty_board(cli, tmp_path):
     path = new_odd(cli)
     text = path.read_text()
     assert 'game = "odd"' in text and "[players]" in text and "Ann" in text
-    assert "Seat 1 to move" in cli("status", path).stdout
+    assert "Ann to move" in cli("status", path).stdout
 
 
 def test_new_refuses_to_overwrite_without_force(cli):
@@ -88,7 +88,7 @@ def test_move_stores_the_canonical_form_and_prints_the_board(cli):
     assert result.exit_code == 0, result.output
     text = path.read_text()
     assert 'move = "b e5"' in text and 'comment = "centre"' in text
-    assert "[X]" in result.stdout and "Seat 2 to move" in result.stdout
+    assert "[X]" in result.stdout and "Bo to move" in result.stdout
 
 
 @pytest.mark.parametrize(

@@ -137,7 +137,7 @@ def test_the_text_status_says_it_in_words_SPEC_6_status(cli, at):
     play(cli, at, "2026-11-02T12:00:00Z", "b a1")
     at("2026-11-04T08:00:00Z")
     text = cli("status", "g.toml").stdout
-    assert "Seat 2 to move: 48 days 4 hours left, until 2026-12-22 12:00 UTC" in text
+    assert "Bo to move: 48 days 4 hours left, until 2026-12-22 12:00 UTC" in text
 
 
 # -- claims ----------------------------------------------------------------------------------
@@ -280,7 +280,7 @@ def test_the_mail_subject_and_body_give_the_time_left(cli, at):
     assert cli("mail", "g.toml", "-o", "m.eml").exit_code == 0
     message = email.message_from_bytes(Path("m.eml").read_bytes(), policy=email.policy.default)
     assert "49 days 4 h left" in message["Subject"]
-    assert "Seat 2 to move: 49 days 4 hours left, until" in message.get_body(("plain",)).get_content()
+    assert "Bo to move: 49 days 4 hours left, until" in message.get_body(("plain",)).get_content()
 
 
 def test_remind_writes_a_mail_to_the_seat_to_move_SPEC_6_remind(cli, at):

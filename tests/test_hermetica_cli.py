@@ -47,7 +47,7 @@ def test_a_turn_is_stored_canonically_and_the_diagram_shows_it(cli):
     result = cli("move", record, "f c1 - c2 ; +e e1")
     assert result.exit_code == 0, result.output
     assert 'move = "F c1-c2; +E e1"' in record.read_text()
-    assert "F c1-c2" in result.output and "Seat 2 to move" in result.output
+    assert "F c1-c2" in result.output and "Bo to move" in result.output
 
 
 def test_a_refused_action_names_its_place_and_leaves_the_record_alone(cli):
@@ -113,7 +113,7 @@ def test_svg_diagram_is_well_formed_and_escapes_names(cli):
     root = ET.fromstring(result.output)
     assert "Bo &lt;bo@example.org&gt;" in result.output
     assert root.tag.endswith("svg")
-    assert "shield-sun" in result.output and "arrow-step" in result.output
+    assert "shield-sun" in result.output and 'class="path"' in result.output
 
 
 @pytest.mark.parametrize("scheme", ["dawn", "noon", "dusk", "draft"])
@@ -124,7 +124,9 @@ def test_printable_sheet_per_scheme(cli, scheme):
     assert root.get("width").endswith("mm")
     walls = result.output.count('fill="#555555"')
     assert walls == (0 if scheme == "draft" else 12)
-    assert "Sun Prime" in result.output and "Moon Prime" in result.output
+    # Each Prime hex says whose it is, on two lines that fit the hex: "Sun" over "Prime".
+    words = ["".join(t.itertext()) for t in root.iter("{http://www.w3.org/2000/svg}text")]
+    assert words.count("Prime") == 2 and "Sun" in words and "Moon" in words
 
 
 def test_full_game_by_files_to_a_win(cli):
@@ -138,7 +140,7 @@ def test_full_game_by_files_to_a_win(cli):
     for turn in turns:
         result = cli("move", record, turn)
         assert result.exit_code == 0, result.output
-    assert "Seat 1 wins" in result.output and "R-HM10" in result.output
+    assert "Ann wins" in result.output and "R-HM10" in result.output
     status = json.loads(cli("status", record, "--json").output)
     assert status["winners"] == [1] and status["to_move"] is None
     assert "[result]" in record.read_text()
@@ -176,7 +178,7 @@ def test_a_hand_typed_record_needs_no_setup_table(cli):
 def test_resign_ends_the_game_for_the_other_side(cli):
     record = set_up(cli)
     result = cli("move", record, "resign")
-    assert result.exit_code == 0 and "Seat 2 wins" in result.output
+    assert result.exit_code == 0 and "Bo wins" in result.output
 
 
 def test_a_board_file_without_the_chosen_scheme_is_refused_before_writing(cli):

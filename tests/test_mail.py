@@ -49,7 +49,7 @@ def test_mail_is_a_message_to_the_seat_to_move_with_record_svg_and_png(cli, game
     assert message["To"] == "Bo <bo@example.org>" and message["From"] == "Ann <ann@example.org>"
     assert "Odd" in message["Subject"] and "ply 1" in message["Subject"] and "b b2" in message["Subject"]
     body = message.get_body(("plain",)).get_content()
-    assert "[X]" in body and "Seat 2 to move" in body and "referee receive" in body
+    assert "[X]" in body and "Bo to move" in body and "referee receive" in body
     files = attachments(message)
     assert files["game.toml"].get_content_type() == "application/toml"
     assert files["game.toml"].get_payload(decode=True) == game.read_bytes()
@@ -417,7 +417,7 @@ def test_two_players_play_a_whole_game_by_eml_files_alone(cli, tmp_path, game):
         assert parse(mailed)["To"] == ("Bo <bo@example.org>" if seat == 1 else "Ann <ann@example.org>") \
             or ply == len(CELLS_3) - 1
     final = cli("receive", mailed, "--mine", copies[2] if seat == 1 else copies[1])
-    assert final.exit_code == 0 and "Seat 2 wins" in final.stdout
+    assert final.exit_code == 0 and "Bo wins" in final.stdout
     assert copies[1].read_bytes() == copies[2].read_bytes()
 
 

@@ -28,6 +28,7 @@ import pytest
 from PIL import Image
 
 from referee import session
+from referee.render.header import result_words
 from referee.render.png import svg_to_png
 from referee.render.review import unpack
 
@@ -228,7 +229,7 @@ def test_every_ply_is_in_the_page_with_its_move_time_comment_and_status():
             assert f'datetime="{item["at"]}"' in text
         if item["comment"]:
             assert item["comment"].replace("'", "&#39;") in text
-    assert play.result_sentence() in text and "Seat 1 to move" in text and "size</span> 5" in text
+    assert result_words(play) in text and f"{result_words(play, 0)}<" in text and "size</span> 5" in text
     # The opening ply is also a plain image, for where scripts do not run.
     (image,) = page.all("img")
     assert image["src"].startswith("data:image/svg+xml;charset=utf-8,")

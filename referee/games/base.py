@@ -208,6 +208,11 @@ class Game(ABC):
     def status_lines(self, state: Any) -> list[str]:
         """What a player wants to read under the diagram: counts, parity, reserves."""
 
+    def final_status_lines(self, state: Any) -> list[str]:
+        """The status lines once the game is over, by the rules or by a resignation: no line
+        may then forecast a winner, for the result says who won."""
+        return self.status_lines(state)
+
     @abstractmethod
     def picture(self, state: Any, last: Move | None) -> Any:
         """The position as plain data for the game's drawer (REGISTRY names it): a `Picture`

@@ -155,6 +155,12 @@ class Odd(Game):
             f"Empty cells: {len(state.grid) - state.placed}",
         ]
 
+    def final_status_lines(self, state: OddState) -> list[str]:
+        # Over (a full board or a resignation): the count stands, the forecast goes.
+        n = state.counted_groups
+        return [f"Groups of {state.min_group} or more: {n}, {_parity(n)}",
+                f"Empty cells: {len(state.grid) - state.placed}"]
+
     def picture(self, state: OddState, last: Move | None) -> Picture:
         pieces = {c: COLOUR_LETTER[v] for c, v in enumerate(state.stones) if v}
         marks = {last.cell} if isinstance(last, Placement) else set()

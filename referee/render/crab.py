@@ -14,8 +14,9 @@ from dataclasses import dataclass
 from referee.games.crab import (
     BLANK, CAP, COAST, POOL, STAR, AreaView, CellView, CrabPicture, SlotView,
 )
+from referee.games.crab.deck import COLUMNS
 from referee.render import page
-from referee.render.header import Header
+from referee.render.header import Header, text_head
 from referee.render.templates import render
 
 # -- text ------------------------------------------------------------------------------------
@@ -23,9 +24,11 @@ from referee.render.templates import render
 GLYPHS = {"red": "R", "orange": "O", "yellow": "Y", "blue": "B", STAR: "*", CAP: "C", POOL: "~",
           BLANK: "."}
 TEXT_LEGEND = (
-    "R red  O orange  Y yellow  B blue  * starfish  C bottle cap  ~ pool  . no symbol",
-    "= on driftwood  [ ] card placed this round  ( ) the recreated pattern",
+    "Shells R red  O orange  Y yellow  B blue;  * starfish  C bottle cap  ~ pool",
+    ". no symbol  = on driftwood  [ ] card placed this round  ( ) recreated pattern",
+    "Coast: H Hermie  W the Wave  [...] the pattern to recreate next",
 )
+HAND_GAP = 4  # characters between two cards of a hand
 COAST_WIDTH = 5  # characters per Coast slot
 
 
@@ -74,20 +77,47 @@ def coast_rows(picture: CrabPicture) -> list[str]:
     ]
 
 
+def hand_rows(area: AreaView) -> list[str]:
+    """The cards in a hand side by side, face up as at rotation 0: the card's id, its two rows
+    of cells as the play area draws them, and its beach pattern."""
+    if not area.hand_cards:
+        return []
+    width = 4 * COLUMNS
+    blocks = []
+    for card in area.hand_cards:
+        lines = [f"card {card.card}"]
+        for row in card.rows:
+            lines.append("".join(f" {GLYPHS[symbol]}{'=' if drift else ' '} " for symbol, drift in row))
+        lines.append("beach " + "".join(GLYPHS[s] for s in card.beach))
+        blocks.append(lines)
+    gap = " " * HAND_GAP
+    return ["  " + gap.join(f"{block[i]:<{width}}" for block in blocks).rstrip()
+            for i in range(len(blocks[0]))]
+
+
 @dataclass(frozen=True)
 class TextArea:
     title: str
     rows: list[str]
+    hand_title: str
+    hand: list[str]
 
 
 def text(picture: CrabPicture, head: Header) -> str:
     areas = [
-        TextArea(_area_title(picture, area), area_rows(area)) for area in picture.areas
+        TextArea(_area_title(picture, area), area_rows(area), _hand_title(picture, area), hand_rows(area))
+        for area in picture.areas
     ]
     return render(
-        "crab.txt.j2", head=head, coast=coast_rows(picture), areas=areas,
+        "crab.txt.j2", head=text_head(head), coast=coast_rows(picture), areas=areas,
         legend=TEXT_LEGEND,
     )
+
+
+def _hand_title(picture: CrabPicture, area: AreaView) -> str:
+    who = "Hand" if len(picture.areas) == 1 else f"Seat {area.seat}, hand"
+    return f"{who}: " + (f"{len(area.hand_cards)} card{'s' if len(area.hand_cards) != 1 else ''}"
+                         if area.hand_cards else "empty")
 
 
 def _area_title(picture: CrabPicture, area: AreaView) -> str:
@@ -256,6 +286,67 @@ def _hermie(shapes: Shapes, cx: float, cy: float) -> None:
     shapes.texts.append(Text(_r(cx), _r(cy), "hermietext", "H"))
 
 
+HAND_U = 30.0  # pixels per cell of a card in hand
+LEGEND_STEP = 136.0  # pixels between two entries of the legend
+
+
+def _hand_shapes(shapes: Shapes, area: AreaView, left: float, top: float) -> float:
+    """The cards in a hand side by side, face up at rotation 0, each with its id above and its
+    beach pattern below; returns the width drawn."""
+    x = left
+    for card in area.hand_cards:
+        shapes.texts.append(Text(_r(x + COLUMNS * HAND_U / 2), _r(top + 6), "cardid", f"#{card.card}"))
+        for r, row in enumerate(card.rows):
+            for c, (symbol, drift) in enumerate(row):
+                px, py = x + c * HAND_U, top + 14 + r * HAND_U
+                shapes.cells.append(Rect(_r(px), _r(py), HAND_U, HAND_U, "card", f"card {card.card}: {symbol}"))
+                if drift:
+                    shapes.cells.append(Rect(_r(px + 3), _r(py + HAND_U - 8), _r(HAND_U - 6), 5, "drift"))
+                _symbol(shapes, symbol, px + HAND_U / 2, py + HAND_U / 2 - (2 if drift else 0), HAND_U, True)
+        beach_top = top + 14 + len(card.rows) * HAND_U + 4
+        shapes.cells.append(Rect(_r(x), _r(beach_top), COLUMNS * HAND_U, 22, "coast", f"card {card.card}: beach"))
+        for i, symbol in enumerate(card.beach):
+            _symbol(shapes, symbol, x + HAND_U * (i + 0.5), beach_top + 11, 22, False)
+        x += COLUMNS * HAND_U + 24
+    return x - left
+
+
+def _legend_shapes(shapes: Shapes, left: float, top: float, width: float) -> float:
+    """Every symbol with its name, Hermie and the Wave, and the marks of the last round, in
+    rows as wide as the picture; returns the height used."""
+    entries = [(shell, f"{SHELL_LETTER[shell]} {shell} shell") for shell in SHELL_CLASS]
+    entries += [(STAR, "starfish"), (CAP, "bottle cap"), (POOL, "pool"), ("drift", "driftwood"),
+                ("hermie", "Hermie"), ("wave", "the Wave"), ("newcard", "placed this round"),
+                ("pattern", "recreated pattern")]
+    per_row = max(1, int(width // LEGEND_STEP))
+    size = 26.0
+    for i, (kind, words) in enumerate(entries):
+        x = left + (i % per_row) * LEGEND_STEP
+        y = top + (i // per_row) * (size + 8)
+        cx, cy = x + size / 2, y + size / 2
+        if kind == "drift":
+            shapes.cells.append(Rect(_r(x + 2), _r(cy - 3), size - 4, 6, "drift"))
+        elif kind == "hermie":
+            _hermie(shapes, cx, cy + 2)
+        elif kind == "wave":
+            _wave_key(shapes, x, y, size)
+        elif kind in ("newcard", "pattern"):
+            shapes.outlines.append(Rect(_r(x + 2), _r(y + 2), size - 4, size - 4, f"{kind} key"))
+        else:
+            _symbol(shapes, kind, cx, cy, size, True)
+        shapes.texts.append(Text(_r(x + size + 6), _r(cy + 4), "legend", words))
+    rows = (len(entries) + per_row - 1) // per_row
+    return rows * (size + 8)
+
+
+def _wave_key(shapes: Shapes, x: float, y: float, size: float) -> None:
+    points = [f"{_r(x)},{_r(y + size)}"]
+    for i in range(5):
+        points.append(f"{_r(x + i * size / 4)},{_r(y + size / 2 - (4 if i % 2 else 0))}")
+    points.append(f"{_r(x + size)},{_r(y + size)}")
+    shapes.polys.append(Poly(" ".join(points), "wave"))
+
+
 def svg(picture: CrabPicture, head: Header) -> str:
     shapes = Shapes.empty()
     above = [Text(0, 0, "head", head.title)] + [Text(0, 0, "text", p) for p in head.players]
@@ -273,7 +364,15 @@ def svg(picture: CrabPicture, head: Header) -> str:
         width, height = _area_shapes(shapes, area, page.MARGIN + 22, y + 26)
         widest = max(widest, width + 22)
         y += 26 + height + 24
-    below = ([head.last] if head.last else []) + head.status
+        texts.append(Text(page.MARGIN, _r(y), "subhead", _hand_title(picture, area)))
+        if area.hand_cards:
+            widest = max(widest, _hand_shapes(shapes, area, page.MARGIN + 22, y + 10) + 22)
+            y += 10 + 14 + 2 * HAND_U + 26 + 24
+        else:
+            y += 24
+    texts.append(Text(page.MARGIN, _r(y), "subhead", "Legend"))
+    y += 12 + _legend_shapes(shapes, page.MARGIN + 10, y + 10, widest) + 18
+    below = head.last_lines() + head.status
     for i, line in enumerate(below):
         texts.append(Text(page.MARGIN, page.line_y(y, i, 0), "text", line))
     texts.append(Text(page.MARGIN, page.line_y(y, len(below), 0), "result", head.result))

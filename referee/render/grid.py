@@ -13,7 +13,7 @@ from typing import Any, Callable, Mapping
 from referee.picture import Picture
 from referee.render import page
 from referee.render.board import LABEL_SIZE, board_shapes, text_rows
-from referee.render.header import Header, option_summary
+from referee.render.header import Header, option_summary, text_head, wrap_all
 from referee.render.templates import render
 
 SVG_UNIT = 40.0  # pixels per cell width
@@ -23,7 +23,9 @@ KEY_WIDTH = 140.0  # pixels per legend entry, room for "stone moved" and "bite"
 def text(picture: Picture, head: Header) -> str:
     glyphs = {cell: picture.glyph(kind) for cell, kind in picture.pieces.items()}
     rows = text_rows(picture.grid, glyphs, picture.marks)
-    return render("diagram.txt.j2", head=_with_notes(head, picture), rows=rows)
+    keys = [f"{glyph} {label}" for _, glyph, label in head.legend] + [". empty", "[ ] last move"]
+    return render("diagram.txt.j2", head=text_head(_with_notes(head, picture)), rows=rows,
+                  legend=wrap_all(["   ".join(keys)]))
 
 
 def lines(picture: Picture, head: Header) -> list[str]:
@@ -80,7 +82,7 @@ def svg(picture: Picture, head: Header) -> str:
     head = _with_notes(head, picture)
     shapes = board_shapes(picture.grid)
     above = [SvgText(0, 0, "head", head.title)] + [SvgText(0, 0, "text", p) for p in head.players]
-    below = ([head.last] if head.last else []) + head.status
+    below = head.last_lines() + head.status
     board_top = page.MARGIN + (len(above) + 0.5) * page.LINE
     board_w, board_h = shapes.width * SVG_UNIT, shapes.height * SVG_UNIT
     # The words above the board and the result are measured at the title's size: generous.
@@ -113,14 +115,25 @@ def svg(picture: Picture, head: Header) -> str:
     keys = [(f"stone-{key}", 7.0, f"{label} ({glyph})") for key, glyph, label in head.legend]
     keys.append(("lastmark", 5.0, "last move"))
     if picture.path:
-        keys.append(("pathkey", 5.0, "stone moved"))
+        keys.append(("pathkey", 0.0, "stone moved"))
     if picture.bites:
         keys.append(("bite", 9.0, "bite"))
-    legend = [
-        SvgKey(page.MARGIN + 8 + i * KEY_WIDTH, legend_y, css, radius,
-               SvgText(page.MARGIN + 22 + i * KEY_WIDTH, legend_y + 4.5, "text", words))
-        for i, (css, radius, words) in enumerate(keys)
-    ]
+    legend, legend_arrows = [], []
+    for i, (css, radius, words) in enumerate(keys):
+        x = page.MARGIN + 8 + i * KEY_WIDTH
+        label = SvgText(page.MARGIN + 22 + i * KEY_WIDTH, legend_y + 4.5, "text", words)
+        if css == "pathkey":  # drawn as the board draws it: a short arrow
+            legend_arrows.append((SvgArrow(x - 10, legend_y, x + 3, legend_y), label))
+        else:
+            legend.append(SvgKey(x, legend_y, css, radius, label))
+    # The last move's dot sits in the middle of its cell, or off to the side where a number
+    # (a scoring class) is written on the stone, so that both read.
+    dots = []
+    for cell in sorted(picture.marks):
+        cx, cy = place(*picture.grid.centre(cell))
+        if cell in picture.tags and cell in picture.pieces:
+            cx, cy = round(cx + SVG_UNIT * 0.27, 2), round(cy - SVG_UNIT * 0.27, 2)
+        dots.append((cx, cy))
     tags = [
         SvgText(*place(*picture.grid.centre(cell)), f"tag tag-{picture.pieces[cell]}", tag)
         for cell, tag in sorted(picture.tags.items())
@@ -135,6 +148,8 @@ def svg(picture: Picture, head: Header) -> str:
         labels=[SvgText(*place(lb.x, lb.y), "coord", lb.text) for lb in shapes.labels],
         texts=texts,
         legend=legend,
+        legend_arrows=legend_arrows,
+        dots=dots,
         label_size=round(SVG_UNIT * LABEL_SIZE, 2),
         stone_radius=round(SVG_UNIT * 0.4, 2),
         mark_radius=round(SVG_UNIT * 0.12, 2),
@@ -179,7 +194,7 @@ def paper(game: Any, options: Mapping[str, Any], picture: Picture, paper_name: s
         height=sheet.height,
         title=f"{game.name} ({game.credit})",
         subtitle=(f"{option_summary(options)} · {len(grid)} cells · {unit:.1f} mm cells · "
-                  f"{paper_name.upper()} {sheet.orientation}"),
+                  f"{page.PAPER_NAMES[paper_name]} {sheet.orientation}"),
         title_x=page.PAPER_MARGIN,
         title_y=page.PAPER_MARGIN + 7,
         subtitle_y=page.PAPER_MARGIN + 13,
@@ -187,4 +202,5 @@ def paper(game: Any, options: Mapping[str, Any], picture: Picture, paper_name: s
         labels=labels,
         label_size=round(unit * LABEL_SIZE, 2),
         line_width=round(max(unit * 0.025, 0.3), 3),
+        bar=sheet.scale_bar(),
     )

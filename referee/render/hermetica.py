@@ -15,7 +15,7 @@ from typing import Any, Mapping
 from referee.games.hermetica import ELEMENTS, MOON, SIDE, SUN, UNIT_NAME, ActionReport, Board, HermeticaPicture
 from referee.geometry.grid import LETTERS
 from referee.render import page
-from referee.render.header import option_summary
+from referee.render.header import SVG_WIDTH, TEXT_WIDTH, Header, option_summary, text_head, wrap_all
 from referee.render.templates import render
 
 # -- words shared by text and SVG ------------------------------------------------------------
@@ -61,27 +61,45 @@ def _carried(report: ActionReport, seg) -> bool:
     return any(s.kind == "step" and s.start == seg.start and s.end == seg.end for s in report.segments)
 
 
-def reserve_lines(picture: HermeticaPicture) -> list[str]:
-    lines = []
-    for seat in (SUN, MOON):
-        left = ", ".join(f"{UNIT_NAME[k]} {picture.reserve[seat][k]}" for k in ELEMENTS)
-        spent = ", ".join(f"{UNIT_NAME[k]} {picture.spent[seat][k]}" for k in ELEMENTS)
-        lines.append(f"{SIDE[seat]} elements spawned: {spent}; still to spawn: {left}")
-    return lines
+def touched_cells(picture: HermeticaPicture) -> set[int]:
+    """Every hex the last ply touched: where its units started and stopped, what they pushed,
+    shot, relocated or captured, and where something was spawned or walled."""
+    cells = set()
+    for report in picture.last:
+        for seg in report.segments:
+            cells.update(c for c in (seg.start, seg.end) if c is not None)
+        cells.update(cell for cell, _ in report.captured)
+    return cells
+
+
+def last_words(picture: HermeticaPicture, head: Header) -> tuple[str | None, list[str]]:
+    """The last ply written once: "Ply 30, Moon (Bo): F c3xc7: captured …" for a single action,
+    or "Ply 30, Moon (Bo):" and one line per action below it."""
+    actions = action_lines(picture)
+    if not head.ply:  # words made without a replay: the last line as given, the actions below
+        return head.last, [f"  {line}" for line in actions]
+    side = SIDE[picture.last[0].seat] if picture.last else None
+    intro = f"Ply {head.ply}" + (f", {side}" if side else "") + f" ({head.mover})"
+    if not actions:  # a pass
+        return head.last, []
+    if len(actions) == 1:
+        return f"{intro}: {actions[0]}", []
+    return f"{intro}:", [f"  {line}" for line in actions]
 
 
 # -- text ------------------------------------------------------------------------------------
 
 TEXT_LEGEND = (
     "A Adept  F Fire  E Earth  W Water: Sun upper case, Moon lower case",
-    "#..# Wall  [..] Sun's Shield  {..} Moon's Shield  *..* Prime hex  =..= Horizon hex",
+    "#..# Wall  [..] Sun's Shield  {..} Moon's Shield  *..* Prime  =..= Horizon",
+    "(..) touched by the last ply",
 )
 CELL_WIDTH = 4  # characters per column: barrier mark, two for the content, barrier mark
 
 
-def _text_cell(picture: HermeticaPicture, cell: int) -> str:
-    """Four characters: the barrier (or the Horizon or Prime mark) on both sides of the unit's
-    letter, or of the cell's number when no unit stands there."""
+def _text_cell(picture: HermeticaPicture, cell: int, touched: set[int]) -> str:
+    """Four characters: the barrier (or the last ply's, the Horizon's or the Prime's mark) on
+    both sides of the unit's letter, or of the cell's number when no unit stands there."""
     board = picture.board
     unit = picture.units.get(cell)
     middle = f" {unit.letter}" if unit is not None else f"{board.grid.coords[cell][1] + 1:>2}"
@@ -91,6 +109,8 @@ def _text_cell(picture: HermeticaPicture, cell: int) -> str:
         return f"[{middle}]"
     if picture.shields.get(MOON) == cell:
         return f"{{{middle}}}"
+    if cell in touched:
+        return f"({middle})"
     if cell in board.primes.values():
         return f"*{middle}*"
     if _on_horizon(board, cell):
@@ -106,11 +126,12 @@ def board_lines(picture: HermeticaPicture) -> list[str]:
     """The mat as monospace lines, top first: one line per half cell, columns four characters
     apart, the column letters under each column's bottom cell and over its top cell."""
     grid = picture.board.grid
+    touched = touched_cells(picture)
     top = max(h for _, h in grid.doubled) + 1
     canvas = {h: [" "] * (CELL_WIDTH * grid.columns) for h in range(-1, top + 1)}
     for cell in grid:
         q, h = grid.doubled[cell]
-        text = _text_cell(picture, cell)
+        text = _text_cell(picture, cell, touched)
         canvas[h][CELL_WIDTH * q: CELL_WIDTH * q + CELL_WIDTH] = list(text)
     for q in range(grid.columns):
         cells = grid.column_cells(q)
@@ -119,20 +140,16 @@ def board_lines(picture: HermeticaPicture) -> list[str]:
     return ["  " + "".join(canvas[h]).rstrip() for h in range(top, -2, -1)]
 
 
-def text(picture: HermeticaPicture, head) -> str:
-    return render(
-        "hermetica.txt.j2",
-        head=head,
-        rows=board_lines(picture),
-        legend=TEXT_LEGEND,
-        actions=action_lines(picture),
-        reserves=reserve_lines(picture),
-    )
+def text(picture: HermeticaPicture, head: Header) -> str:
+    last, details = last_words(picture, head)
+    head = head._replace(last=last)
+    words = text_head(head)._replace(last=wrap_all(head.last_lines(TEXT_WIDTH, details)))
+    return render("hermetica.txt.j2", head=words, rows=board_lines(picture), legend=TEXT_LEGEND)
 
 
 # -- SVG -------------------------------------------------------------------------------------
 
-UNIT = 46.0  # pixels between neighbouring cell centres
+UNIT = 58.0  # pixels between neighbouring cell centres
 
 
 @dataclass(frozen=True)
@@ -173,10 +190,28 @@ class Arrow:
 
 
 @dataclass(frozen=True)
+class Path:
+    """A unit's whole move in the last ply: one line through every hex it stepped on."""
+
+    points: str
+    words: str
+
+
+@dataclass(frozen=True)
 class Words:
     x: float
     y: float
     css: str
+    text: str
+
+
+@dataclass(frozen=True)
+class Inked:
+    """Words of the printable sheet with their own colour (its SVG holds no style sheet)."""
+
+    x: float
+    y: float
+    fill: str
     text: str
 
 
@@ -219,63 +254,103 @@ def _column_labels(board: Board, place) -> list[Words]:
     return labels
 
 
+def _cell_names(picture: HermeticaPicture, place) -> list[Words]:
+    """Every hex's name in its top band, clear of the unit in its middle; light on a Wall."""
+    board, names = picture.board, []
+    for cell in board.grid:
+        x, y = place(*board.grid.centre(cell))
+        css = "cellname onwall" if cell in picture.walls else "cellname"
+        names.append(Words(x, round(y - UNIT * 0.35, 2), css, board.name(cell)))
+    return names
+
+
 def _special_marks(board: Board, place) -> list[Mark]:
-    """The Prime hexes and the Horizons, marked by words as well as by tint."""
+    """The Prime hexes, marked by a word in their bottom band as well as by their outline."""
     marks = []
     for seat in (SUN, MOON):
         x, y = place(*board.grid.centre(board.primes[seat]))
-        marks.append(Mark(x, round(y + UNIT * 0.41, 2), "Prime", "primelabel"))
+        marks.append(Mark(x, round(y + UNIT * 0.37, 2), "PRIME", "primelabel"))
     return marks
 
 
-def lines(picture: HermeticaPicture, head) -> list[str]:
-    """The words under the board after the last move: the turn action by action, the status,
-    the reserves (the review page's hook; the SVG writes the same)."""
-    return action_lines(picture) + head.status + reserve_lines(picture)
+def lines(picture: HermeticaPicture, head: Header) -> list[str]:
+    """The words under the board after the last move: the turn action by action and the
+    status (the review page's hook; the SVG writes the same under its last-move line)."""
+    _, details = last_words(picture, head)
+    return [*details, *head.status]
 
 
-def svg(picture: HermeticaPicture, head) -> str:
+def side_words(board: Board, seat: int) -> str:
+    """One side's Horizon and Prime in words, for the labels along the board's edges."""
+    horizon = sorted(board.horizons[seat], key=lambda c: board.grid.coords[c])
+    tint = "gold" if seat == SUN else "blue"
+    edge = "bottom" if seat == SUN else "top"
+    names = " ".join(board.name(c) for c in horizon)
+    return (f"{SIDE[seat]}'s Horizon: the {tint} hexes along the {edge} ({names}); "
+            f"{SIDE[seat]}'s Prime: {board.name(board.primes[seat])}")
+
+
+def svg(picture: HermeticaPicture, head: Header) -> str:
     board = picture.board
     grid = board.grid
     above = [Words(0, 0, "head", head.title)] + [Words(0, 0, "text", p) for p in head.players]
-    below = ([head.last] if head.last else []) + lines(picture, head)
-    board_top = page.MARGIN + (len(above) + 0.5) * page.LINE
+    last, details = last_words(picture, head)
+    below = head._replace(last=last).last_lines(SVG_WIDTH, details) + head.status
+    moon_words, sun_words = side_words(board, MOON), side_words(board, SUN)
+    # The Moon's label sits between the players and the board, the Sun's right under it.
+    board_top = page.MARGIN + (len(above) + 1.6) * page.LINE
     place, board_w, board_h = _layout(board, UNIT, (0, board_top))
-    # The words above the board are measured at the title's size: generous.
     words = [("head", w.text) for w in above] + [("text", t) for t in below]
+    words += [("side", moon_words), ("side", sun_words)]
     width = page.page_width(board_w, words)
     shift = (width - board_w) / 2
     place, _, _ = _layout(board, UNIT, (shift, board_top))
-    legend_y = board_top + board_h + page.LINE
+    sides = [Words(page.MARGIN, page.line_y(board_top - 1.3 * page.LINE, 0), "side moonside", moon_words),
+             Words(page.MARGIN, page.line_y(board_top + board_h, 0, 0.4), "side sunside", sun_words)]
+    legend_y = board_top + board_h + 1.6 * page.LINE
     legend = [
         "Sun: circles, upper case; Moon: diamonds, lower case. A Adept, F Fire, E Earth, W Water.",
-        "Dark hex: Wall. Shield: ringed hex with its owner's initial. Tinted edges: the Horizons.",
-        "Last turn: solid arrow a step, red dashes a shot, blue dots a push, green dashes a relocation, × a capture.",
+        "Dark hex: Wall. Shield: a ringed hex, S Sun's, M Moon's. PRIME: where an Adept starts.",
+        "Last ply: a line through every step of a unit, from its ringed start to its ringed end;",
+        "red dashes a shot, blue dots a push, green dashes a relocation, × a capture, new: spawned.",
     ]
     text_top = legend_y + (len(legend) + 0.5) * page.LINE
     height = text_top + (len(below) + 2) * page.LINE + page.MARGIN
 
     tokens = []
-    r = UNIT * 0.34
+    r = UNIT * 0.27
     for cell, unit in sorted(picture.units.items()):
         x, y = place(*grid.centre(cell))
-        diamond = f"{x},{round(y - r * 1.15, 2)} {round(x + r * 1.15, 2)},{y} {x},{round(y + r * 1.15, 2)} {round(x - r * 1.15, 2)},{y}"
+        d = r * 1.1
+        diamond = f"{x},{round(y - d, 2)} {round(x + d, 2)},{y} {x},{round(y + d, 2)} {round(x - d, 2)},{y}"
         tokens.append(Token(board.name(cell), x, y, unit.letter, unit.seat, diamond, unit_words(unit)))
     walls = []
     for cell in sorted(picture.walls):
-        walls.append(" ".join("%s,%s" % place(*_shrink(grid, cell, p, 0.85)) for p in grid.corners(cell)))
+        walls.append(" ".join("%s,%s" % place(*_shrink(grid, cell, p, 0.9)) for p in grid.corners(cell)))
     shields = []
     for seat in (SUN, MOON):
         cell = picture.shields.get(seat)
         if cell is not None:
             points = " ".join("%s,%s" % place(*_shrink(grid, cell, p, 0.8)) for p in grid.corners(cell))
             x, y = place(*grid.centre(cell))
-            shields.append((points, f"shield-{SIDE[seat].lower()}", Mark(x, round(y - UNIT * 0.36, 2), SIDE[seat][0], "shieldlabel")))
-    arrows, crosses = [], []
+            shields.append((points, f"shield-{SIDE[seat].lower()}",
+                            Mark(round(x - UNIT * 0.45, 2), y, "S" if seat == SUN else "M", "shieldlabel")))
+    paths, ends, arrows, crosses, news = [], [], [], [], []
     for report in picture.last:
+        steps = [seg for seg in report.segments if seg.kind == "step"]
+        if steps:
+            chain = [steps[0].start] + [seg.end for seg in steps]
+            for cell in {chain[0], chain[-1]}:
+                ends.append(" ".join("%s,%s" % place(*_shrink(grid, cell, p, 0.93)) for p in grid.corners(cell)))
+            if len(set(chain)) > 1:
+                centres = [place(*grid.centre(c)) for c in chain]
+                centres[-1] = _short_of(centres[-2], centres[-1], r * 0.75)
+                paths.append(Path(" ".join("%s,%s" % c for c in centres), report.text))
         for seg in report.segments:
-            if seg.start is None or seg.kind in ("spawn", "wall"):
+            if seg.kind in ("step", "spawn", "wall") or seg.start is None:
                 continue
+            if seg.kind == "shield" and _carried(report, seg):
+                continue  # it went along the Fire's own line
             x1, y1 = place(*grid.centre(seg.start))
             if seg.end is None:
                 crosses.append(Mark(x1, y1, "×", "capture"))
@@ -285,13 +360,12 @@ def svg(picture: HermeticaPicture, head) -> str:
         for cell, _ in report.captured:
             x, y = place(*grid.centre(cell))
             crosses.append(Mark(x, y, "×", "capture"))
-    news = []
-    for report in picture.last:
         for seg in report.segments:
             if seg.kind in ("spawn", "wall") and seg.end is not None:
                 x, y = place(*grid.centre(seg.end))
-                news.append(Mark(x, round(y + UNIT * 0.42, 2), "new", "newlabel"))
+                news.append(Mark(round(x + UNIT * 0.44, 2), y, "new", "newlabel"))
     texts = [Words(page.MARGIN, page.line_y(page.MARGIN, i), w.css, w.text) for i, w in enumerate(above)]
+    texts += sides
     texts += [Words(page.MARGIN, page.line_y(legend_y, i, 0), "small", t) for i, t in enumerate(legend)]
     texts += [Words(page.MARGIN, page.line_y(text_top, i, 0.5), "text", t) for i, t in enumerate(below)]
     texts.append(Words(page.MARGIN, page.line_y(text_top, len(below), 0.8), "result", head.result))
@@ -304,15 +378,27 @@ def svg(picture: HermeticaPicture, head) -> str:
         walls=walls,
         shields=shields,
         tokens=tokens,
+        paths=paths,
+        ends=ends,
         arrows=arrows,
         crosses=crosses,
         news=news,
+        names=_cell_names(picture, place),
         marks=_special_marks(board, place),
         labels=_column_labels(board, place),
         texts=texts,
         radius=round(r, 2),
-        font=round(UNIT * 0.36, 2),
+        font=round(UNIT * 0.32, 2),
     )
+
+
+def _short_of(start: tuple[float, float], end: tuple[float, float], gap: float) -> tuple[float, float]:
+    """`end` moved `gap` back towards `start`, so an arrowhead stops at the token's rim."""
+    length = math.hypot(end[0] - start[0], end[1] - start[1])
+    if length <= gap:
+        return end
+    return (round(end[0] - (end[0] - start[0]) * gap / length, 2),
+            round(end[1] - (end[1] - start[1]) * gap / length, 2))
 
 
 def _arrow(x1: float, y1: float, x2: float, y2: float, css: str, gap: float) -> Arrow:
@@ -352,19 +438,22 @@ def paper(game, options: Mapping[str, Any], picture: HermeticaPicture, paper_nam
     for cell in grid:
         x, y = place(*grid.centre(cell))
         if cell in board.primes.values():
-            y = round(y - unit * 0.08, 3)  # room for the Prime mark below the name
-        names.append(Words(x, y, "name", board.name(cell)))
+            y = round(y - unit * 0.2, 3)  # room for the Prime mark below the name
+        # The name reads on a Wall's dark fill too: light there, grey elsewhere.
+        names.append(Inked(x, y, "#ffffff" if cell in picture.walls else "#666666", board.name(cell)))
     marks = []
     for seat in (SUN, MOON):
+        # Two short lines ("Sun" over "Prime") fit the hex at a size that reads.
         x, y = place(*grid.centre(board.primes[seat]))
-        marks.append(Words(x, round(y + unit * 0.26, 3), "prime", f"{SIDE[seat]} Prime"))
+        marks.append(Words(x, round(y + unit * 0.06, 3), "prime", SIDE[seat]))
+        marks.append(Words(x, round(y + unit * 0.24, 3), "prime", "Prime"))
     return render(
         "hermetica-paper.svg.j2",
         width=sheet.width,
         height=sheet.height,
         title=f"{game.name} ({game.credit}) · {scheme} scheme",
         subtitle=(f"{option_summary(options)} · {len(grid)} hexes · {unit:.1f} mm between centres · "
-                  f"{paper_name.upper()} {sheet.orientation} · shaded edge hexes: the Horizons (Sun below, Moon above)"),
+                  f"{page.PAPER_NAMES[paper_name]} {sheet.orientation} · shaded edge hexes: the Horizons (Sun below, Moon above)"),
         title_x=page.PAPER_MARGIN,
         title_y=page.PAPER_MARGIN + 7,
         subtitle_y=page.PAPER_MARGIN + 13,
@@ -374,7 +463,8 @@ def paper(game, options: Mapping[str, Any], picture: HermeticaPicture, paper_nam
         marks=marks,
         labels=_column_labels(board, place),
         name_size=round(unit * 0.22, 2),
-        mark_size=round(unit * 0.13, 2),
+        mark_size=round(unit * 0.15, 2),
         label_size=round(unit * 0.38, 2),
         line_width=round(max(unit * 0.025, 0.3), 3),
+        bar=sheet.scale_bar(),
     )

@@ -41,8 +41,11 @@ def line_y(top: float, index: int, offset: float = 0.7) -> float:
 # -- printable sheets (millimetres) ---------------------------------------------------------------
 
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}  # width, height in portrait
+PAPER_NAMES = {"a4": "A4", "letter": "Letter"}
 PAPER_MARGIN = 10.0
 TITLE_BLOCK = 16.0  # mm above the board for the game's name and options
+FOOT_BLOCK = 6.0  # mm below the board for the scale bar
+SCALE_LENGTH = 100.0  # mm: a player checks the print against a ruler
 MIN_CELL = 12.0  # below this a stone no longer sits in a cell comfortably
 MAX_CELL = 25.0  # about a stone and a half
 
@@ -62,9 +65,37 @@ class Sheet(NamedTuple):
         """The top-left corner, in mm, of a board of board_w × board_h units centred below the
         title block."""
         left = (self.width - board_w * self.cell) / 2
-        room = self.height - 2 * PAPER_MARGIN - TITLE_BLOCK
+        room = self.height - 2 * PAPER_MARGIN - TITLE_BLOCK - FOOT_BLOCK
         top = PAPER_MARGIN + TITLE_BLOCK + (room - board_h * self.cell) / 2
         return left, top
+
+    def scale_bar(self) -> "ScaleBar":
+        """The 100 mm bar at the foot of the sheet, its ticks every centimetre and its words."""
+        left, bottom = PAPER_MARGIN, self.height - PAPER_MARGIN
+        thick = 1.5
+        ticks = [
+            (round(left + k * 10, 3), round(bottom - thick, 3), round(bottom - thick - (3.0 if k % 5 == 0 else 1.8), 3))
+            for k in range(int(SCALE_LENGTH // 10) + 1)
+        ]
+        return ScaleBar(
+            x=left, y=round(bottom - thick, 3), width=SCALE_LENGTH, height=thick, ticks=ticks,
+            text_x=round(left + SCALE_LENGTH + 3, 3), text_y=round(bottom - 1.2, 3), size=2.8,
+            text=f"print at 100 % (actual size): this bar is {SCALE_LENGTH:.0f} mm",
+        )
+
+
+class ScaleBar(NamedTuple):
+    """A bar of SCALE_LENGTH mm and the words that tell a player how to print the sheet."""
+
+    x: float
+    y: float
+    width: float
+    height: float
+    ticks: list[tuple[float, float, float]]  # x, y from, y to
+    text_x: float
+    text_y: float
+    size: float
+    text: str
 
 
 def fit(board_w: float, board_h: float, paper: str) -> Sheet:
@@ -74,7 +105,8 @@ def fit(board_w: float, board_h: float, paper: str) -> Sheet:
     short, long = PAPERS[paper]
 
     def cell_for(width: float, height: float) -> float:
-        return min((width - 2 * PAPER_MARGIN) / board_w, (height - 2 * PAPER_MARGIN - TITLE_BLOCK) / board_h)
+        room = height - 2 * PAPER_MARGIN - TITLE_BLOCK - FOOT_BLOCK
+        return min((width - 2 * PAPER_MARGIN) / board_w, room / board_h)
 
     portrait, landscape = cell_for(short, long), cell_for(long, short)
     if portrait >= MIN_CELL or portrait >= landscape:

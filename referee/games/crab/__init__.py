@@ -17,13 +17,13 @@ from referee.games.crab.deck import (
     check_deal, deal_from_seed, parse_deck,
 )
 from referee.games.crab.game import Crab
-from referee.games.crab.picture import AreaView, CellView, CrabPicture, SlotView, coast_line, crab_picture
+from referee.games.crab.picture import AreaView, CardView, CellView, CrabPicture, SlotView, coast_line, crab_picture
 from referee.games.crab.rules import TASKS, hand_limit, put, recreations
 from referee.games.crab.state import Area, Cell, CrabState, Place, Round
 
 __all__ = [
     "BLANK", "CAP", "COAST", "DEAL", "PATTERN_SYMBOLS", "POOL", "ROTATIONS", "SHELLS", "STAR",
-    "SYMBOLS", "TASKS", "Area", "AreaView", "Card", "Cell", "CellView", "Crab", "CrabPicture",
+    "SYMBOLS", "TASKS", "Area", "AreaView", "Card", "CardView", "Cell", "CellView", "Crab", "CrabPicture",
     "CrabState", "Face", "Place", "Round", "SlotView", "check_deal", "coast_line", "crab_picture",
     "deal_from_seed", "hand_limit", "parse_deck", "put", "recreations",
 ]

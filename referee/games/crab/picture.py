@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from referee.games.crab.deck import COAST, footprint_size
+from referee.games.crab.deck import COAST, Card, footprint_size
 from referee.games.crab.state import CrabState, Round
 
 
@@ -21,6 +21,16 @@ class CellView:
 
 
 @dataclass(frozen=True)
+class CardView:
+    """A card in a hand, face up as a player holds it: its id, its beach pattern and its
+    ROWS × COLUMNS seashell side at rotation 0, each cell a (symbol, on driftwood) pair."""
+
+    card: int
+    beach: tuple[str, str, str]
+    rows: tuple[tuple[tuple[str, bool], ...], ...]
+
+
+@dataclass(frozen=True)
 class AreaView:
     seat: int
     cells: tuple[CellView, ...]
@@ -28,6 +38,7 @@ class AreaView:
     hand: tuple[int, ...]
     pile: int
     caps: int
+    hand_cards: tuple[CardView, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -64,7 +75,8 @@ def crab_picture(state: CrabState, last: Round | None) -> CrabPicture:
         if newest is not None:
             place = area.placed[newest]
             new_card = (place.card, place.x, place.y, *footprint_size(place.rotation))
-        areas.append(AreaView(seat, cells, new_card, area.hand, len(area.pile), area.caps()))
+        hand = tuple(_card_view(state.deck[card]) for card in area.hand)
+        areas.append(AreaView(seat, cells, new_card, area.hand, len(area.pile), area.caps(), hand))
     coast = tuple(
         SlotView(
             slot,
@@ -90,3 +102,8 @@ def coast_line(state: CrabState) -> str:
     if state.wave > COAST:
         words.append("W")
     return " ".join(words)
+
+
+def _card_view(card: Card) -> CardView:
+    rows = tuple(tuple((face.symbol, face.drift) for face in row) for row in card.grid)
+    return CardView(card.id, card.beach, rows)

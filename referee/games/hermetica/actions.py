@@ -110,7 +110,7 @@ def parse_action(board: Board, text: str, index: int | None) -> Action:
     def cell(name: str) -> int:
         found = grid.cell(name)
         if found is None:
-            raise NotationError(f"{name} is not a cell of this board (SPEC §2)", action=index)
+            raise NotationError(f"{name} is not a cell of this board ({board.columns_words()})", action=index)
         return found
 
     if m := _SPAWN.fullmatch(squeezed):
@@ -127,13 +127,13 @@ def parse_action(board: Board, text: str, index: int | None) -> Action:
         for op, _ in ops:
             if op not in allowed:
                 raise NotationError(
-                    f"{UNIT_NAME[kind]} moves use {' and '.join(repr(o) for o in allowed)}, not {op!r} (SPEC §5)",
+                    f"{UNIT_NAME[kind]} moves use {' and '.join(repr(o) for o in allowed)}, not {op!r}",
                     action=index,
                 )
         return Steps(names, kind, cell(m[2]), ops)
     raise NotationError(
         f"cannot read {text.strip()!r} as an action: expected '+F c1', 'A d4-d5*c5', 'F c3-c4', "
-        "'F c3xc7', 'E d2-d3' or 'W c3>c8 c9=d9' (SPEC §5)",
+        "'F c3xc7', 'E d2-d3' or 'W c3>c8 c9=d9'",
         action=index,
     )
 
@@ -149,7 +149,7 @@ def parse_turn(state: HermeticaState, text: str) -> Turn:
             raise NotationError("the walls are being drafted: a ply is 'wall <cell>', e.g. 'wall c5' (R-HM1)")
         cell = board.grid.cell(m[1])
         if cell is None:
-            raise NotationError(f"{m[1]} is not a cell of this board (SPEC §2)")
+            raise NotationError(f"{m[1]} is not a cell of this board ({board.columns_words()})")
         return Turn((WallPly(board.grid.names, cell),))
     if phase == "elements":
         m = _SPAWN.fullmatch(squeezed)
@@ -164,6 +164,6 @@ def parse_turn(state: HermeticaState, text: str) -> Turn:
     actions = []
     for i, part in enumerate(parts, 1):
         if not part.strip():
-            raise NotationError("an empty action: actions are separated by '; ' (SPEC §5)", action=i)
+            raise NotationError("an empty action: actions are separated by '; ', e.g. 'A d4-d5; F c1xc4'", action=i)
         actions.append(parse_action(board, part, i))
     return Turn(tuple(actions))

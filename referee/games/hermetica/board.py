@@ -28,6 +28,14 @@ class Board:
     def name(self, cell: int) -> str:
         return self.grid.name(cell)
 
+    def columns_words(self) -> str:
+        """The cell names in words, for a message about a name that is none: "columns a–g,
+        a1–a9 … g1–g9" (RULINGS: Hermetica board)."""
+        columns = [self.grid.column_cells(q) for q in range(self.grid.columns)]
+        spans = [f"{self.name(c[0])}–{self.name(c[-1])}" for c in columns if c]
+        shown = spans if len(spans) <= 3 else [spans[0], "…", spans[-1]]
+        return f"columns {self.name(columns[0][0])[0]}–{self.name(columns[-1][0])[0]}, {' '.join(shown)}"
+
 
 def _cell_of(grid: ColumnHexGrid, name: Any, where: str) -> int:
     cell = grid.cell(name) if isinstance(name, str) else None

@@ -160,11 +160,14 @@ class Hermetica(Game):
             reserve = state.reserve[seat - 1]
             spent = COPIES * len(ELEMENTS) - sum(reserve)
             lost = spent - state.elements_on_board(seat)
+            # Two lines a side, so each fits a mail body's 78 columns.
             lines.append(
                 f"{SIDE[seat]}: Adept {'on ' + board.name(adept) if adept is not None else 'captured'}, "
-                f"Shield {'on ' + board.name(shield) if shield is not None else 'not deployed'}; "
-                f"{count(state.elements_on_board(seat), 'element')} on the board, {lost} captured; "
-                f"to spawn F {reserve[0]}, E {reserve[1]}, W {reserve[2]}"
+                f"Shield {'on ' + board.name(shield) if shield is not None else 'not deployed'}"
+            )
+            lines.append(
+                f"  {count(state.elements_on_board(seat), 'element')} on the board, {lost} captured; "
+                f"to spawn: Fire {reserve[0]}, Earth {reserve[1]}, Water {reserve[2]}"
             )
             if adept is None and state.winner is None:
                 lines.append(

@@ -391,7 +391,7 @@ def act(
             raise work.fail(f"{SIDE[seat]} has no unit on {work.name(action.start)}: {state.describe(action.start)}")
         if unit.kind != kind:
             raise work.fail(
-                f"the unit on {work.name(action.start)} is {unit.describe()}, not a {UNIT_NAME[kind]} (SPEC §5)"
+                f"the unit on {work.name(action.start)} is {unit.describe()}, not a {UNIT_NAME[kind]}: the letter names the unit that acts"
             )
         if unit.uid in progress.acted:
             raise work.fail(
