@@ -20,10 +20,13 @@ from referee.files import read_input
 from referee.record import load_toml
 
 
+MAX_NAME = 64  # a built-in file's name; anything longer is a path (or no file at all)
+
+
 @cache
 def _builtin(kind: str, name: str) -> dict[str, Any] | None:
-    if not name.replace("-", "").isalnum():
-        return None  # a path, not a name
+    if len(name) > MAX_NAME or not name.replace("-", "").isalnum():
+        return None  # a path, not a name (and never a file name the system would refuse)
     resource = resources.files(__package__).joinpath(f"{kind}-{name}.toml")
     if not resource.is_file():
         return None
