@@ -247,8 +247,9 @@ def start(record: Record) -> Replay:
                 # SPEC §3: without [setup] content, the built-in file the option names is used.
                 content = builtin_data(kind, options[name])
                 if content is None:
+                    value = options[name] if len(options[name]) <= 40 else options[name][:39] + "…"
                     raise ValueError(
-                        f"option {name} = {options[name]!r} names no built-in {kind.split('-')[-1]}, "
+                        f"option {name} = {value!r} names no built-in {kind.split('-')[-1]}, "
                         f"and the record's [setup] holds no {name} of its own"
                     )
                 setup[name] = game.setup_from_file(name, content)
