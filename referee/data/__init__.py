@@ -12,7 +12,6 @@ from __future__ import annotations
 import copy
 import tomllib
 from functools import cache
-from importlib import resources
 from typing import Any
 
 from referee.errors import RecordError, RefereeError, UsageError
@@ -27,6 +26,11 @@ MAX_NAME = 64  # a built-in file's name; anything longer is a path (or no file a
 def _builtin(kind: str, name: str) -> dict[str, Any] | None:
     if len(name) > MAX_NAME or not name.replace("-", "").isalnum():
         return None  # a path, not a name (and never a file name the system would refuse)
+    # Imported here: only games with data files (crab, hermetica) look one up, and
+    # importlib.resources brings tempfile and random with it, 3–4 ms of every other command's
+    # start-up.
+    from importlib import resources
+
     resource = resources.files(__package__).joinpath(f"{kind}-{name}.toml")
     if not resource.is_file():
         return None
