@@ -195,9 +195,7 @@ def paper(game: Any, options: Mapping[str, Any], picture: Picture, paper_name: s
         title=f"{game.name} ({game.credit})",
         subtitle=(f"{option_summary(options)} · {len(grid)} cells · {unit:.1f} mm cells · "
                   f"{page.PAPER_NAMES[paper_name]} {sheet.orientation}"),
-        title_x=page.PAPER_MARGIN,
-        title_y=page.PAPER_MARGIN + 7,
-        subtitle_y=page.PAPER_MARGIN + 13,
+        **page.SHEET_HEADING,
         polygons=polygons,
         labels=labels,
         label_size=round(unit * LABEL_SIZE, 2),

@@ -454,9 +454,7 @@ def paper(game, options: Mapping[str, Any], picture: HermeticaPicture, paper_nam
         title=f"{game.name} ({game.credit}) · {scheme} scheme",
         subtitle=(f"{option_summary(options)} · {len(grid)} hexes · {unit:.1f} mm between centres · "
                   f"{page.PAPER_NAMES[paper_name]} {sheet.orientation} · shaded edge hexes: the Horizons (Sun below, Moon above)"),
-        title_x=page.PAPER_MARGIN,
-        title_y=page.PAPER_MARGIN + 7,
-        subtitle_y=page.PAPER_MARGIN + 13,
+        **page.SHEET_HEADING,
         hexes=_hexes(board, place),
         walls=wall_shapes,
         names=names,

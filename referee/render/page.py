@@ -46,6 +46,8 @@ PAPER_MARGIN = 10.0
 TITLE_BLOCK = 16.0  # mm above the board for the game's name and options
 FOOT_BLOCK = 6.0  # mm below the board for the scale bar
 SCALE_LENGTH = 100.0  # mm: a player checks the print against a ruler
+# Where a sheet's title and the line under it stand, in mm: the same on every printable board.
+SHEET_HEADING = {"title_x": PAPER_MARGIN, "title_y": PAPER_MARGIN + 7, "subtitle_y": PAPER_MARGIN + 13}
 MIN_CELL = 12.0  # below this a stone no longer sits in a cell comfortably
 MAX_CELL = 25.0  # about a stone and a half
 
