@@ -1,7 +1,10 @@
 """The TOML record (SPEC §3): read it strictly, write it canonically, replace it atomically.
 
-tomllib does not report where a value stood, so the few line numbers a player needs (each move,
-the [result] table) are found by a light scan of the text beside the real parse.
+Records are read by rtoml, a compiled reader, where it is installed and the text holds nothing
+that only a newer TOML allows; tomllib, the standard library's reader, is the reference: it
+reads whatever rtoml refuses or is not trusted with, and gives every message about broken TOML
+(README: Performance). Neither reports where a value stood, so the few line numbers a player
+needs (each move, the [result] table) are found by a light scan of the text beside the parse.
 """
 
 from __future__ import annotations
@@ -13,6 +16,11 @@ import tomllib
 from typing import Any
 
 import tomli_w
+
+try:
+    import rtoml
+except ImportError:  # no wheel for this machine (pyproject.toml): tomllib reads everything
+    rtoml = None
 
 from referee.clock import Clock
 from referee.errors import RecordError
@@ -190,6 +198,9 @@ def load_toml(data: bytes, name: str) -> tuple[dict[str, Any], str]:
     line = _deep_key(text)
     if line is not None:
         raise RecordError(f"broken TOML: a key of more than {MAX_KEY_PARTS} dotted parts", file=name, line=line)
+    doc = _quick_read(text)
+    if doc is not None:
+        return doc, text
     try:
         return tomllib.loads(text), text
     except tomllib.TOMLDecodeError as exc:
@@ -201,6 +212,64 @@ def load_toml(data: bytes, name: str) -> tuple[dict[str, Any], str]:
     except ValueError:
         # Python refuses to read integers of thousands of digits (int_max_str_digits).
         raise RecordError("broken TOML: a number with too many digits", file=name) from None
+
+
+# Where rtoml and tomllib part, found by tests/test_toml_reader.py; a text that may hold any of
+# these goes to tomllib (a false alarm, say in a comment, costs only time):
+# - TOML 1.1, which rtoml reads and tomllib (TOML 1.0) refuses: inline tables over several
+#   lines or with a trailing comma (inline tables are rare in records: only conditional moves
+#   hold them), \e and \x escapes, and times without seconds (":MM" not followed by more of a
+#   time or of a hex digest, and not itself the seconds);
+_ESCAPE = re.compile(r"\\[ex]")
+_SHORT_TIME = re.compile(r":\d\d(?![:0-9a-fA-F])(?<!:\d\d:\d\d)")
+# - a table declared after a table inside it ([a.b] before [a]): rtoml puts it where it is
+#   declared, tomllib where it was first named (and refuses some such records rtoml reads).
+_DOTTED_HEADER = re.compile(r"\[[^\]\n.]*\.")
+_HEADER = re.compile(r"^[ \t]*\[\[?([^\]\n]*)\]", re.MULTILINE)
+
+
+def _quick_read(text: str) -> dict[str, Any] | None:
+    """The document as tomllib would read it, by the compiled reader; None when it is not
+    installed, when the text may hold something the two read differently, or when it refuses
+    the text (tomllib then gives the verdict and the message: it also reads some numbers
+    rtoml finds too large)."""
+    if (rtoml is None or "{" in text or ("\\" in text and _ESCAPE.search(text))
+            or _SHORT_TIME.search(text) or _named_before_declared(text)):
+        return None
+    try:
+        doc = rtoml.loads(text)
+    except (rtoml.TomlParsingError, ValueError, OverflowError, RecursionError):
+        return None
+    _stdlib_times(doc)
+    return doc
+
+
+def _named_before_declared(text: str) -> bool:
+    """Whether a table header declares a table that an earlier header named as part of its
+    own dotted name ([a.b] before [a]; headers in strings count too: a false alarm)."""
+    if not _DOTTED_HEADER.search(text):
+        return False
+    named: set[str] = set()
+    for header in _HEADER.findall(text):
+        name = "".join(header.split())
+        if name in named or '"' in name or "'" in name:
+            return True  # quoted keys: too many spellings of one name to compare
+        parts = name.split(".")
+        named.update(".".join(parts[:end]) for end in range(1, len(parts)))
+    return False
+
+
+def _stdlib_times(value: dict[str, Any] | list[Any]) -> None:
+    """Give the date-times with an offset tomllib's time zones (datetime.timezone) instead of
+    rtoml's own: equal values either way, but one kind everywhere (pickling, repr, the tests)."""
+    for key, item in value.items() if type(value) is dict else enumerate(value):
+        kind = type(item)
+        if kind is dt.datetime:
+            if item.tzinfo is not None:
+                offset = item.utcoffset()
+                value[key] = item.replace(tzinfo=dt.timezone(offset) if offset else dt.timezone.utc)
+        elif kind is dict or kind is list:
+            _stdlib_times(item)
 
 
 def _deep_key(text: str) -> int | None:

@@ -143,20 +143,28 @@ class Replay:
         `offer` is "draw"; on any error the replay is left exactly as it was. Without `at`, the
         clock stands still (a move tried on a fork)."""
         state, standing = self.state, self.standing[-1]
-        if self.outcome() is not None:
-            raise IllegalMoveError("the game is already over")
-        if len(text) > MAX_MOVE_CHARS:
-            # A record cannot hold such a move (record.py); a command line must not either.
-            raise NotationError(f"a move of {len(text)} characters: at most {MAX_MOVE_CHARS}")
-        word = " ".join(text.lower().split())
+        word = " ".join(text.lower().split()) if len(text) <= MAX_MOVE_CHARS else ""
         ended = None
         if word in (RESIGN, CLAIM, ACCEPT):
+            self._refuse_after_the_end()
             move, ended = self._ending(word, state, standing, at)
             mover, after = move.seat, state
         else:
-            move = self.game.parse(state, text)
+            # The rules judge the move before the game is asked whether it is over: a legal
+            # move shows that its seat can act, which is what a game such as Harmijan would
+            # otherwise search the position for (R-HJ5). A move after the end is refused as
+            # such either way.
+            try:
+                if len(text) > MAX_MOVE_CHARS:
+                    # A record cannot hold such a move (record.py); a command line must not either.
+                    raise NotationError(f"a move of {len(text)} characters: at most {MAX_MOVE_CHARS}")
+                move = self.game.parse(state, text)
+                after = self.game.apply(state, move)
+            except RefereeError:
+                self._refuse_after_the_end()
+                raise
+            self._refuse_after_the_end()
             mover = self.game.mover(state, move)
-            after = self.game.apply(state, move)
         if offer is not None and (offer != DRAW or ended is not None or len(self.seats) != 2):
             raise IllegalMoveError("a draw can be offered with a move of a two-seat game that goes on")
         clock = standing.clock
@@ -178,6 +186,10 @@ class Replay:
         if ended is not None:
             self.ended = (self.plies, ended)
         return move
+
+    def _refuse_after_the_end(self) -> None:
+        if self.outcome() is not None:
+            raise IllegalMoveError("the game is already over")
 
     def _ending(self, word: str, state: Any, standing: Standing,
                 at: dt.datetime | None) -> tuple[Move, Outcome]:

@@ -27,10 +27,15 @@ KEY_PREFIX = "ed25519:"
 HEADER_TAG = "referee record 1"
 
 
+# json.dumps with these settings builds a new encoder at every call; the seal writes one text
+# per ply, so it keeps one (the same class and settings: the same bytes).
+_CANONICAL = json.JSONEncoder(sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str)
+
+
 def canonical_json(value: Any) -> str:
-    """The JSON the seal hashes, as the README defines it: keys sorted, no spaces, non-ASCII
-    kept, dates and times as their str()."""
-    return json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str)
+    """The JSON the seal hashes, as the README defines it: `json.dumps(value, sort_keys=True,
+    ensure_ascii=False, separators=(",", ":"))`, dates and times as their str()."""
+    return _CANONICAL.encode(value)
 
 
 def header_text(record: Record, *, keys: bool = True) -> str:
