@@ -12,7 +12,6 @@ from __future__ import annotations
 import datetime as dt
 import os
 import re
-import tomllib
 from typing import Any
 
 import tomli_w
@@ -29,6 +28,7 @@ from referee.files import MAX_INPUT_BYTES, read_input
 FORMAT = 1
 TOP_KEYS = ("format", "game", "id", "options", "players", "setup", "clock", "moves", "pending", "result")
 ENTRY_KEYS = ("move", "at", "comment", "leave", "offer", "pending", "digest", "signature")
+_ENTRY_KEY_SET = frozenset(ENTRY_KEYS)
 PENDING_KEYS = ("if", "then")
 RESULT_KEYS = ("winners", "reason")
 PLAYER_KEYS = ("name", "key")
@@ -201,6 +201,8 @@ def load_toml(data: bytes, name: str) -> tuple[dict[str, Any], str]:
     doc = _quick_read(text)
     if doc is not None:
         return doc, text
+    import tomllib  # the reference reader, when rtoml is missing, refuses or is not trusted
+
     try:
         return tomllib.loads(text), text
     except tomllib.TOMLDecodeError as exc:
@@ -330,7 +332,7 @@ def _build(doc: dict[str, Any], text: str, name: str) -> Record:
         try:
             Clock.from_table(clock)
         except ValueError as exc:
-            raise _fail(str(exc), name, _header_line(text, r"\[\s*clock\s*\]")) from None
+            raise _fail(str(exc), name, _header_line(text, "clock")) from None
     players = _players(_table(doc, "players", name), name)
     moves = _moves(doc.get("moves", []), text, name)
     legacy_pending = _pending(doc.get("pending", []), "[[pending]]", name)
@@ -355,7 +357,7 @@ def _build(doc: dict[str, Any], text: str, name: str) -> Record:
         legacy_pending=legacy_pending,
         result=result,
         path=name,
-        result_line=_header_line(text, r"\[\s*result\s*\]"),
+        result_line=None if result is None else _header_line(text, "result"),
         id=game_id,
         clock=clock,
     )
@@ -403,8 +405,8 @@ def _moves(raw: Any, text: str, name: str) -> list[Entry]:
             raise RecordError(
                 "each move is a string or a [[moves]] table", file=name, line=line, ply=i + 1
             )
-        unknown = [k for k in item if k not in ENTRY_KEYS]
-        if unknown:
+        if not _ENTRY_KEY_SET.issuperset(item):
+            unknown = [k for k in item if k not in ENTRY_KEYS]
             raise RecordError(
                 f"unknown key {unknown[0]!r} in [[moves]] (allowed: {', '.join(ENTRY_KEYS)})",
                 file=name, line=line, ply=i + 1,
@@ -419,7 +421,7 @@ def _moves(raw: Any, text: str, name: str) -> list[Entry]:
             if key in item and not isinstance(item[key], str):
                 raise RecordError(f"{key} must be text", file=name, line=line, ply=i + 1, move=item["move"])
         try:
-            pending = _pending(item.get("pending", []), "pending", name)
+            pending = _pending(item["pending"], "pending", name) if "pending" in item else []
         except RecordError as exc:
             raise exc.located(line=line, ply=i + 1, move=item["move"]) from None
         leave = item.get("leave")
@@ -434,7 +436,8 @@ def _moves(raw: Any, text: str, name: str) -> list[Entry]:
         entries.append(Entry(item["move"], at, item.get("comment"), item.get("digest"),
                              item.get("signature"), line, pending, leave, item.get("offer")))
     for ply, entry in enumerate(entries, 1):
-        longest = max(len(entry.move), *(len(v or "") for v in (entry.comment, entry.digest, entry.signature)))
+        longest = max(len(entry.move), len(entry.comment or ""), len(entry.digest or ""),
+                      len(entry.signature or ""))
         limit = MAX_MOVE_CHARS if len(entry.move) > MAX_MOVE_CHARS else MAX_TEXT_CHARS
         if longest > limit:
             raise RecordError(f"a text of {longest} characters is too long here (at most {limit})",
@@ -459,12 +462,17 @@ def _pending(raw: Any, where: str, name: str) -> list[dict[str, str]]:
 # TOML lines end only at LF (or CRLF), never at the other breaks str.splitlines knows.
 
 
-def _header_line(text: str, pattern: str) -> int | None:
-    header = re.compile(rf"\s*{pattern}\s*(#.*)?$")  # once, not once a line: records are long
-    for number, line in enumerate(text.split("\n"), 1):
-        if header.match(line):
-            return number
-    return None
+_SPACE = r"[^\S\n]*"  # \s within one line: a TOML line ends only at LF (or CRLF)
+_MOVES_HEADER = re.compile(rf"^{_SPACE}\[\[{_SPACE}moves{_SPACE}\]\]", re.MULTILINE)
+_MOVE_KEY = re.compile(r"\s*move\s*=")
+_MOVES_ARRAY = re.compile(r"\s*moves\s*=\s*\[")
+
+
+def _header_line(text: str, table: str) -> int | None:
+    """The line of the first `[table]` header (a comment may follow it)."""
+    header = re.compile(rf"^{_SPACE}\[{_SPACE}{table}{_SPACE}\]{_SPACE}(#.*)?$", re.MULTILINE)
+    match = header.search(text)
+    return None if match is None else text.count("\n", 0, match.start()) + 1
 
 
 def _entry_lines(text: str, count: int) -> list[int]:
@@ -472,23 +480,28 @@ def _entry_lines(text: str, count: int) -> list[int]:
     each string in a plain `moves = [...]` array."""
     lines = text.split("\n")
     found: list[int] = []
-    header = re.compile(r"\s*\[\[\s*moves\s*\]\]")
-    for number, line in enumerate(lines, 1):
-        if header.match(line):
-            found.append(number)
-            for later in range(number, min(number + 10, len(lines))):
-                if re.match(r"\s*move\s*=", lines[later]):
-                    found[-1] = later + 1
-                    break
-                if lines[later].lstrip().startswith("["):
-                    break
+    number, at = 1, 0  # the line number of position `at` in the text
+    for header in _MOVES_HEADER.finditer(text):
+        number += text.count("\n", at, header.start())
+        at = header.start()
+        found.append(number)
+        for later in range(number, min(number + 10, len(lines))):
+            if _MOVE_KEY.match(lines[later]):
+                found[-1] = later + 1
+                break
+            if lines[later].lstrip().startswith("["):
+                break
     if found:
         return found
     for number, line in enumerate(lines, 1):
-        match = re.match(r"\s*moves\s*=\s*\[", line)
+        match = _MOVES_ARRAY.match(line)
         if match:
             return _array_string_lines(lines, number - 1, match.end())[:count]
     return []
+
+
+_ARRAY_MARK = re.compile(r"[\"'#{}\[\]]")  # what `_array_string_lines` looks at; it skips the rest
+_BASIC_STRING_BODY = re.compile(r'(?:[^"\\]|\\.)*')
 
 
 def _array_string_lines(lines: list[str], row: int, col: int) -> list[int]:
@@ -497,7 +510,8 @@ def _array_string_lines(lines: list[str], row: int, col: int) -> list[int]:
     found, depth, braces = [], 1, 0
     while row < len(lines):
         line = lines[row]
-        while col < len(line):
+        while (mark := _ARRAY_MARK.search(line, col)) is not None:
+            col = mark.start()
             ch = line[col]
             if ch == "#":
                 break
@@ -523,12 +537,10 @@ def _array_string_lines(lines: list[str], row: int, col: int) -> list[int]:
 
 
 def _string_end(line: str, start: int) -> int:
-    quote, i = line[start], start + 1
-    while i < len(line):
-        if quote == '"' and line[i] == "\\":
-            i += 2
-            continue
-        if line[i] == quote:
-            return i
-        i += 1
-    return i
+    """Where the string opening at line[start] closes: the index of its closing quote, or the
+    end of the line when it does not close there."""
+    if line[start] == "'":  # a literal string: no escapes
+        end = line.find("'", start + 1)
+        return len(line) if end < 0 else end
+    end = _BASIC_STRING_BODY.match(line, start + 1).end()
+    return end if end < len(line) and line[end] == '"' else len(line)

@@ -61,8 +61,21 @@ class Replay:
         self.ended = ended  # (ply, outcome) of a resignation, a time claim or an agreed draw
         # The seal of each ply of `record` (seal.py), as `replay` checked it or the turn that
         # wrote the record made it. Plies tried on a fork have none.
-        self.digests = [] if digests is None else digests
+        self._digests: list[str] | None = [] if digests is None else digests
         self.standing = [Standing()] if standing is None else standing  # standing[k] after k plies
+
+    @property
+    def digests(self) -> list[str]:
+        if self._digests is None:
+            # A record that stores no digest has nothing to check against its chain, so the
+            # chain is worked out only when asked for (a turn, verify): `validate` of a
+            # hand-typed record never needs it.
+            self._digests = seal.chain(self.record, self.entries[: len(self.record.moves)])
+        return self._digests
+
+    @digests.setter
+    def digests(self, digests: list[str] | None) -> None:
+        self._digests = digests
 
     @property
     def plies(self) -> int:
@@ -182,7 +195,10 @@ class Replay:
         self.states.append(after)
         self.played.append(move)
         self.movers.append(mover)
-        self.standing.append(Standing(clock, mover if offer == DRAW else None))
+        offered = mover if offer == DRAW else None
+        if clock is not standing.clock or offered != standing.offer:
+            standing = Standing(clock, offered)
+        self.standing.append(standing)  # unchanged (most plies of a game without a clock): shared
         if ended is not None:
             self.ended = (self.plies, ended)
         return move
@@ -281,7 +297,8 @@ def replay(record: Record) -> Replay:
     for number, entry in enumerate(record.moves, 1):
         _push_entry(play, entry, number, record.path)
     _check_result(play)
-    play.digests = seal.check(record, play.entries)
+    sealed = any(entry.digest is not None for entry in record.moves)
+    play.digests = seal.check(record, play.entries) if sealed else None
     _check_signed_seats(play)
     return play
 

@@ -15,9 +15,18 @@ another game or kept under another key. Which plies must be signed is `unsigned_
 from __future__ import annotations
 
 import datetime as dt
-import hashlib
 import json
 from typing import Any
+
+try:
+    # The interpreter's own SHA-256: hashlib would load OpenSSL, a few milliseconds of every
+    # command's start-up (README: Performance). The digests are the same.
+    from _sha256 import sha256
+except ImportError:  # another interpreter, or Python 3.12+ (_sha2)
+    try:
+        from _sha2 import sha256
+    except ImportError:
+        from hashlib import sha256
 
 from referee.errors import RecordError
 from referee.record import Entry, Record, toml_datetime
@@ -66,7 +75,7 @@ def entry_text(ply: int, move: str, entry: Entry) -> str:
 
 
 def _digest(previous: str, text: str) -> str:
-    return PREFIX + hashlib.sha256(f"{previous}\n{text}".encode("utf-8")).hexdigest()
+    return PREFIX + sha256(f"{previous}\n{text}".encode("utf-8")).hexdigest()
 
 
 def header_digest(record: Record) -> str:

@@ -10,9 +10,7 @@ never depends on a file its reader may lack (SPEC §1).
 from __future__ import annotations
 
 import copy
-import tomllib
 from functools import cache
-from importlib import resources
 from typing import Any
 
 from referee.errors import RecordError, RefereeError, UsageError
@@ -22,6 +20,11 @@ from referee.record import load_toml
 
 @cache
 def _builtin(kind: str, name: str) -> dict[str, Any] | None:
+    # Imported here: only games with data files (crab, hermetica) need them, and importlib's
+    # resources cost a command of another game a few milliseconds of start-up.
+    import tomllib
+    from importlib import resources
+
     if not name.replace("-", "").isalnum():
         return None  # a path, not a name
     resource = resources.files(__package__).joinpath(f"{kind}-{name}.toml")
