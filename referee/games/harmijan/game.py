@@ -151,6 +151,12 @@ class _once:
         return value
 
 
+_AROUND = (0, 4, 2, 1, 5, 3)  # HexHexGrid.directions in turn around a cell
+# Rings of six neighbours (bit k: the k-th of _AROUND) whose set cells form at most one arc.
+_ONE_ARC = tuple(sum(1 for k in range(6) if ring >> k & 1 and not ring >> (k - 1) % 6 & 1) <= 1
+                 for ring in range(64))
+
+
 class Creatures(dict):
     """Stone → its creature (R-HJ2), named by one of its cells. Each creature is found when a
     stone of it is first looked up: a turn is checked by looking at the few creatures beside its
@@ -250,9 +256,17 @@ class HarmijanState:
         the mover's colour but the mover. `whole`: the creatures of the board as it stands, for
         a search that lifts one stone after another; a stone with one friendly neighbour leaves
         the rest of its creature whole, so then they serve as they are."""
-        stones = self.stones
-        if whole is not None and [stones[nb] for nb in self.grid.neighbours[mover]].count(stones[mover]) <= 1:
-            return whole
+        stones, colour = self.stones, self.stones[mover]
+        if whole is not None:
+            # The stones of its colour around the mover, as a ring of six bits: when they make
+            # one unbroken arc (or none, or the whole ring), they stay joined without it.
+            rays, ring = self.grid.rays[mover], 0
+            for bit, k in enumerate(_AROUND):
+                ray = rays[k]
+                if ray and stones[ray[0]] == colour:
+                    ring |= 1 << bit
+            if _ONE_ARC[ring]:
+                return whole
         return Creatures(stones, self.grid.neighbours, lifted=mover, whole=whole)
 
     # -- the move (R-HJ3) -------------------------------------------------------------------
@@ -377,9 +391,16 @@ class HarmijanState:
                     target = stones[end]
                     if target == colour:
                         break
-                    moved = self._joined(mover, end, labels)
+                    moved = None  # `_joined`, written out: the search asks it most often
+                    for nb in neighbours[end]:
+                        if nb != mover and stones[nb] == colour:
+                            creature = labels[nb]
+                            if moved not in (None, creature):
+                                moved = None
+                                break
+                            moved = creature
                     if moved is None:
-                        break
+                        break  # touches no friendly creature, or two
                     if self._can_place(mover, end, moved, labels):
                         return True
                     if target != EMPTY:
@@ -541,11 +562,12 @@ class Harmijan(Game):
                 )
             black_seat = 2 if move.colour == BLACK else 1
             return _counted(state, state.stones, BLACK, black_seat)
-        if state.phase == "setup":
+        phase = state.phase
+        if phase == "setup":
             raise IllegalMoveError(
                 "the game starts with seat 1's setup: 'setup b <cell> <cell> w <cell> <cell>' (R-HJ1)"
             )
-        if state.phase == "choice":
+        if phase == "choice":
             raise IllegalMoveError("seat 2 now chooses a colour: 'black' or 'white' (R-HJ1)")
         colour = state.turn
         if isinstance(move, Pass):
@@ -730,7 +752,7 @@ class Harmijan(Game):
         if state.phase != "play":
             return None
         # The colour to move first: most plies then need no search for the other colour.
-        if not state.repeated and any(state.can_turn[c] for c in (state.turn, 3 - state.turn)):
+        if not state.repeated and (state.can_turn[state.turn] or state.can_turn[3 - state.turn]):
             return None
         lists = {colour: state.classes(colour) for colour in (BLACK, WHITE)}
         why = "third repetition of the position (R-HJ8); " if state.repeated else ""
