@@ -261,17 +261,20 @@ def _named_before_declared(text: str) -> bool:
     return False
 
 
-def _stdlib_times(value: dict[str, Any] | list[Any]) -> None:
+def _stdlib_times(doc: dict[str, Any]) -> None:
     """Give the date-times with an offset tomllib's time zones (datetime.timezone) instead of
     rtoml's own: equal values either way, but one kind everywhere (pickling, repr, the tests)."""
-    for key, item in value.items() if type(value) is dict else enumerate(value):
-        kind = type(item)
-        if kind is dt.datetime:
-            if item.tzinfo is not None:
-                offset = item.utcoffset()
-                value[key] = item.replace(tzinfo=dt.timezone(offset) if offset else dt.timezone.utc)
-        elif kind is dict or kind is list:
-            _stdlib_times(item)
+    todo: list[dict[str, Any] | list[Any]] = [doc]
+    while todo:
+        value = todo.pop()
+        for key, item in value.items() if type(value) is dict else enumerate(value):
+            kind = type(item)
+            if kind is dt.datetime:
+                if item.tzinfo is not None:
+                    offset = item.utcoffset()
+                    value[key] = item.replace(tzinfo=dt.timezone(offset) if offset else dt.timezone.utc)
+            elif kind is dict or kind is list:
+                todo.append(item)
 
 
 def _deep_key(text: str) -> int | None:

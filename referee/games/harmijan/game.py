@@ -718,9 +718,10 @@ class Harmijan(Game):
         return super().random_move(state, rng)
 
     def to_move(self, state: HarmijanState) -> int | None:
-        if state.phase == "setup":
+        phase = state.phase
+        if phase == "setup":
             return 1
-        if state.phase == "choice":
+        if phase == "choice":
             return 2
         if state.repeated:
             return None
@@ -861,6 +862,8 @@ def _wrap(head: str, items: list[str], width: int = 76) -> list[str]:
 class _CanTurn(Mapping[int, bool]):
     """Whether each colour has a legal turn, each searched for only when first asked: the
     search is most of what a ply costs to replay, and most plies ask only about one colour."""
+
+    __slots__ = ("_state", "_known")
 
     def __init__(self, state: HarmijanState):
         self._state = state
