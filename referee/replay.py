@@ -204,7 +204,8 @@ class Replay:
         return move
 
     def _refuse_after_the_end(self) -> None:
-        if self.outcome() is not None:
+        # self.outcome() for the position now, without its look-up of the ply (once a ply)
+        if self.ended is not None or self.game.outcome(self.states[-1]) is not None:
             raise IllegalMoveError("the game is already over")
 
     def _ending(self, word: str, state: Any, standing: Standing,
