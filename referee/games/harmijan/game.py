@@ -347,7 +347,17 @@ class HarmijanState:
 
     def classes(self, colour: int) -> list[ShapeClass]:
         """The colour's shape classes in the order compared: largest size first, then higher
-        worth (R-HJ7)."""
+        worth (R-HJ7). Worked out once a position: the end is asked for again and again (the
+        result, the status, the picture), and every creature's shape costs a dozen images."""
+        if colour not in self._classes:
+            self._classes[colour] = self._classes_now(colour)
+        return list(self._classes[colour])
+
+    @once
+    def _classes(self) -> dict[int, list[ShapeClass]]:
+        return {}
+
+    def _classes_now(self, colour: int) -> list[ShapeClass]:
         by_form: dict[tuple, list[tuple[int, ...]]] = {}
         for cells in self.creatures(colour):
             form = shape_form([self.grid.coords[c] for c in cells])
