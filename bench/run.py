@@ -20,9 +20,16 @@ What is measured (and the targets, where there is one):
 - legal-move listing: harmijan size 7 on the most crowded position of a game, and hermetica
   on the current position of the in-progress sample game (target: under 20 ms) and the worst
   position of all sample games;
-- `referee validate` over 1,000 records: wall time and peak memory (resident set);
 - `referee standings` over 10,000 records (a club's archive of finished 61-ply odd games among
   40 players): wall time, records judged per second, the processes that judged them.
+- archives (issue #18), each `referee validate` run side by side with tomllib's parse of the same
+  files (reading them included), in interleaved rounds: 2,000 finished 61-ply odd records as
+  [[moves]] tables (target: at most 0.8 × the parse), the same as plain `moves = [...]` arrays
+  (at most 3 ×), and a mixed archive of 1,000 odd, hermit, harmijan and hermetica records (at
+  most 2.5 ×); `referee status` at most 1.3 × and `referee move` on 60 plies at most 1.6 × the
+  import of typer; a 150-ply Harmijan game replayed at least 10 × faster than before the work
+  (HARMIJAN_150_BEFORE_MS); and the peak memory of `validate` over 10,000 records against
+  1,000 (flat: the records are not all held at once).
 """
 
 from __future__ import annotations
@@ -55,6 +62,12 @@ from referee.turn import take_turn  # noqa: E402
 
 SAMPLES = ROOT / "sample_games"
 UTC = dt.timezone.utc
+
+# The replay of the 150-ply Harmijan game (`harmijan_150`) by the code before issue #18 (commit
+# 0372914), timed as `harmijan_replay` times it (the median of 10 replays in one process) on this
+# machine while other developers' test runs loaded it, as they load it now: the median of 16
+# rounds, which ranged from 33.2 to 52.7 ms.
+HARMIJAN_150_BEFORE_MS = 35.6
 
 
 # -- timing ----------------------------------------------------------------------------------
@@ -294,33 +307,82 @@ def listings(runs: int) -> list[dict[str, Any]]:
     return rows
 
 
-def validate_many(work: Path, label: str, sources: list[Path], count: int = 1000) -> dict[str, Any]:
-    """`referee validate` over `count` records (the `sources`, repeated): time and peak RSS,
-    against reading the same files' TOML alone."""
-    folder = work / label
+def harmijan_150() -> Replay:
+    """A Harmijan game of 150 plies on the largest board (random legal turns, seed 43; the
+    game would end at ply 151), sealed and stamped as `referee move` writes it."""
+    return random_play("harmijan", {"size": 7}, 43, stop_after=150)
+
+
+def harmijan_replay(runs: int) -> dict[str, Any]:
+    record = parse_record(harmijan_150().record.to_toml().encode("utf-8"))
+    ms = 1000 * median_time(lambda: replay(record), max(runs, 10))
+    return {"plies": len(record.moves), "ms": ms, "before_ms": HARMIJAN_150_BEFORE_MS,
+            "speed_up": HARMIJAN_150_BEFORE_MS / ms}
+
+
+def write_archive(folder: Path, texts: list[str], count: int) -> list[str]:
+    """`count` record files in `folder`, the `texts` over and over."""
     folder.mkdir()
     files = []
     for i in range(count):
-        source = sources[i % len(sources)]
-        files.append(str(folder / f"{i:04d}-{source.name}"))
-        shutil.copyfile(source, files[-1])
+        files.append(str(folder / f"{i:05d}.toml"))
+        Path(files[-1]).write_text(texts[i % len(texts)], encoding="utf-8")
+    return files
+
+
+def run_validate(files: list[str]) -> tuple[float, int, float]:
+    """`referee validate` over `files` as a player runs it: seconds, exit code, peak RSS in MiB
+    of the largest of its processes (Linux reports KiB)."""
     t0 = time.perf_counter()
-    child = subprocess.Popen([*referee_command(), "validate", *files], env=player_env(), stdout=subprocess.DEVNULL)
+    child = subprocess.Popen([*referee_command(), "validate", *files], env=player_env(),
+                             stdout=subprocess.DEVNULL)
     _, status, usage = os.wait4(child.pid, 0)
-    elapsed = time.perf_counter() - t0
+    return time.perf_counter() - t0, os.waitstatus_to_exitcode(status), usage.ru_maxrss / 1024
+
+
+def parse_all(files: list[str]) -> float:
+    """tomllib's parse of the files, reading them included, in seconds."""
     t0 = time.perf_counter()
     for path in files:
-        tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    toml_only = time.perf_counter() - t0
-    return {
-        "records": label,
-        "count": count,
-        "exit_code": os.waitstatus_to_exitcode(status),
-        "seconds": elapsed,
-        "records_per_s": count / elapsed,
-        "peak_rss_mib": usage.ru_maxrss / 1024,  # Linux reports KiB
-        "toml_reading_alone_s": toml_only,
-    }
+        tomllib.loads(Path(path).read_bytes().decode("utf-8"))
+    return time.perf_counter() - t0
+
+
+def archives(work: Path, rounds: int) -> list[dict[str, Any]]:
+    """`validate` against tomllib's parse of the same files, in interleaved rounds (a busy
+    moment on the machine then touches both), medians."""
+    odd = [random_play("odd", {"size": 5}, 100 + seed).record.to_toml() for seed in range(20)]
+    mixed = [p.read_text(encoding="utf-8") for folder in ("odd", "hermit-square", "hermit-hex", "harmijan", "hermetica")
+             for p in sorted((SAMPLES / folder).glob("*.toml"))]
+    cases = [
+        ("2,000 finished 61-ply odd records, [[moves]] tables", write_archive(work / "tables", odd, 2000), 0.8),
+        ("2,000 finished 61-ply odd records, plain moves arrays",
+         write_archive(work / "plain", [plain_array_form(t) for t in odd], 2000), 3.0),
+        ("1,000 odd, hermit, harmijan and hermetica records (the samples)", write_archive(work / "mixed", mixed, 1000), 2.5),
+    ]
+    rows = []
+    for label, files, target in cases:
+        run_validate(files[:100])  # the files into the page cache, the bytecode compiled
+        checked, parsed, codes = [], [], set()
+        for _ in range(rounds):
+            seconds, code, _ = run_validate(files)
+            checked.append(seconds)
+            codes.add(code)
+            parsed.append(parse_all(files))
+        validate_s, parse_s = statistics.median(checked), statistics.median(parsed)
+        rows.append({"records": label, "count": len(files), "exit_codes": sorted(codes),
+                     "validate_s": validate_s, "parse_s": parse_s, "ratio": validate_s / parse_s,
+                     "target": target})
+    return rows
+
+
+def validate_memory(work: Path) -> dict[str, Any]:
+    """Peak memory of `validate` over 1,000 and over 10,000 finished odd records."""
+    odd = [random_play("odd", {"size": 5}, 200 + seed).record.to_toml() for seed in range(10)]
+    files = write_archive(work / "memory", odd, 10_000)
+    small, large = run_validate(files[:1000]), run_validate(files)
+    return {"records_1000_mib": small[2], "records_10000_mib": large[2], "seconds_10000": large[0],
+            "exit_code": large[1], "ratio": large[2] / small[2]}
 
 
 def standings_many(work: Path, count: int = 10_000, distinct: int = 200) -> dict[str, Any]:
@@ -385,6 +447,7 @@ def main() -> None:
     # A command's time swings with whatever else the machine does in that moment (bursts of
     # 20-30 ms here); more rounds keep one burst from moving the median.
     parser.add_argument("--cli-runs", type=int, default=30, help="rounds of the command-line timings (median)")
+    parser.add_argument("--rounds", type=int, default=5, help="rounds of the archive timings (median)")
     parser.add_argument("--json", default=str(ROOT / "bench" / "results.json"), help="where to write the results")
     parser.add_argument("--standings-only", action="store_true", help="only the standings over 10,000 records (printed, not written)")
     args = parser.parse_args()
@@ -403,21 +466,24 @@ def main() -> None:
         games = throughput(args.runs)
         forms = toml_forms(args.runs)
         lists = listings(args.runs)
-        odd_games = []
-        for seed in range(20):
-            odd_games.append(work / f"odd-{seed}.toml")
-            odd_games[-1].write_text(random_play("odd", {"size": 5}, 100 + seed).record.to_toml(), encoding="utf-8")
-        many = [
-            validate_many(work, "finished 61-ply odd games", odd_games),
-            validate_many(work, "every sample game", sorted(SAMPLES.rglob("*.toml"))),
-        ]
         club = standings_many(work)
+        harmijan = harmijan_replay(args.runs)
+        many = archives(work, args.rounds)
+        memory = validate_memory(work)
 
     floor = cli['python -c "import typer"']
     odd5, odd12 = games[0], games[1]
     hermetica_mid = lists[1]
+    move_ratio = cli["referee move (60-ply odd)"] / floor
     targets = [
+        *((f"validate {row['records']} ≤ {row['target']:g} × tomllib's parse", f"{row['ratio']:.2f} ×",
+           row["ratio"] <= row["target"]) for row in many),
         ("referee status ≤ 1.3 × import typer", f"{cli['referee status (finished odd)'] / floor:.2f} ×", cli["referee status (finished odd)"] / floor <= 1.3),
+        ("referee move (60 plies) ≤ 1.6 × import typer", f"{move_ratio:.2f} ×", move_ratio <= 1.6),
+        ("harmijan 150-ply replay ≥ 10 × faster than before", f"{harmijan['speed_up']:.1f} × "
+         f"({harmijan['before_ms']:.1f} → {harmijan['ms']:.1f} ms)", harmijan["speed_up"] >= 10),
+        ("validate peak RSS over 10,000 records flat (≤ 1.1 × over 1,000)",
+         f"{memory['records_10000_mib']:.0f} MiB vs {memory['records_1000_mib']:.0f} MiB", memory["ratio"] <= 1.1),
         ("odd side 5: ≥ 5,000 games/s (rules)", f"{odd5['rules_games_per_s']:,.0f} games/s", odd5["rules_games_per_s"] >= 5000),
         ("odd side 12: < 20 ms a game (rules)", f"{odd12['ms_per_game_rules']:.1f} ms", odd12["ms_per_game_rules"] < 20),
         ("hermetica mid-game listing < 20 ms", f"{hermetica_mid['ms']:.1f} ms", hermetica_mid["ms"] < 20),
@@ -426,6 +492,7 @@ def main() -> None:
         "machine": machine(),
         "runs": args.runs,
         "cli_runs": args.cli_runs,
+        "rounds": args.rounds,
         "command_line_ms": {k: round(v * 1000, 1) for k, v in cli.items()},
         "status_over_typer": round(cli["referee status (finished odd)"] / floor, 2),
         # Against a floor given the same collector treatment, and without it on either side.
@@ -436,8 +503,11 @@ def main() -> None:
         "throughput": [{k: round(v, 2) if isinstance(v, float) else v for k, v in row.items()} for row in games],
         "toml_61_ply_odd_record": {k: round(v, 3) for k, v in forms.items()},
         "listing": [{k: round(v, 2) if isinstance(v, float) else v for k, v in row.items()} for row in lists],
-        "validate_1000": [{k: round(v, 2) if isinstance(v, float) else v for k, v in row.items()} for row in many],
         "standings_10000": {k: round(v, 2) if isinstance(v, float) else v for k, v in club.items()},
+        "harmijan_150_replay": {k: round(v, 2) if isinstance(v, float) else v for k, v in harmijan.items()},
+        "archives": [{k: round(v, 3) if isinstance(v, float) else v for k, v in row.items()} for row in many],
+        "validate_memory": {k: round(v, 2) if isinstance(v, float) else v for k, v in memory.items()},
+        "load": os.getloadavg(),
         "targets": [{"target": t, "measured": m, "met": ok} for t, m, ok in targets],
     }
     Path(args.json).write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
@@ -488,13 +558,22 @@ def report(results: dict[str, Any]) -> str:
     lines += [f"| {row['position']} | {row['moves']} | {row['ms']:.1f} ms |" for row in results["listing"]]
     lines += [
         "",
-        "| `referee validate` over 1,000 records | wall time | records/s | peak memory (RSS) | their TOML read alone |",
-        "|---|---:|---:|---:|---:|",
+        f"| `referee validate` (median of {results['rounds']} rounds) | records | validate | tomllib's parse | ratio | target |",
+        "|---|---:|---:|---:|---:|---:|",
     ]
     lines += [
-        f"| {row['records']} (exit {row['exit_code']}) | {row['seconds']:.1f} s | {row['records_per_s']:.0f} "
-        f"| {row['peak_rss_mib']:.0f} MiB | {row['toml_reading_alone_s']:.1f} s |"
-        for row in results["validate_1000"]
+        f"| {row['records']} (exit {', '.join(map(str, row['exit_codes']))}) | {row['count']:,} | {row['validate_s']:.2f} s "
+        f"| {row['parse_s']:.2f} s | {row['ratio']:.2f} × | ≤ {row['target']:g} × |"
+        for row in results["archives"]
+    ]
+    memory, hj = results["validate_memory"], results["harmijan_150_replay"]
+    lines += [
+        "",
+        f"`referee validate` over 10,000 finished odd records: {memory['seconds_10000']:.1f} s, peak memory "
+        f"{memory['records_10000_mib']:.0f} MiB (over 1,000: {memory['records_1000_mib']:.0f} MiB). A {hj['plies']}-ply "
+        f"Harmijan game replays in {hj['ms']:.1f} ms ({hj['before_ms']:.1f} ms before issue #18: "
+        f"{hj['speed_up']:.1f} × faster). Load average during the run: "
+        f"{', '.join(f'{x:.1f}' for x in results['load'])}.",
     ]
     club = results["standings_10000"]
     lines += [

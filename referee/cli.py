@@ -173,28 +173,29 @@ def validate_command(
     Folders are searched recursively, in name order (hidden files are skipped).
     """
     files = session.record_files(paths)
+    verdicts = session.validations(files)  # in the order of `files`
     # A progress bar only where a person watches a long run (then only faults are listed);
     # pipes and files get one line per record.
     watched = len(files) >= 50 and not as_json and sys.stderr.isatty()
     progress = (
-        typer.progressbar(files, label="validating", file=sys.stderr)
-        if watched else contextlib.nullcontext(files)
+        typer.progressbar(verdicts, length=len(files), label="validating", file=sys.stderr)
+        if watched else contextlib.nullcontext(verdicts)
     )
-    reports, worst = [], 0
+    reports, good, worst = [], 0, 0  # reports kept only for --json: an archive may be long
     with progress as items:
-        for file in items:
-            report, fault, summary = session.validate(file)
-            reports.append(report)
+        for report, fault, summary in items:
+            good += report["valid"]
+            if as_json:
+                reports.append(report)
             if fault is not None:
                 worst = max(worst, fault.exit_code)
                 if not as_json:
                     typer.echo(f"INVALID {fault}")
             elif not as_json and not watched:
-                typer.echo(f"valid   {file}: {report['plies']} plies; {summary}")
+                typer.echo(f"valid   {report['file']}: {report['plies']} plies; {summary}")
     if as_json:
         typer.echo(json.dumps(reports, indent=2))
     elif len(files) > 1:
-        good = sum(r["valid"] for r in reports)
         typer.echo(f"{good} of {len(files)} records valid")
     if worst:
         raise typer.Exit(worst)

@@ -13,25 +13,18 @@ from __future__ import annotations
 import datetime as dt
 import os
 import time
-from concurrent.futures import ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from contextlib import AbstractContextManager, nullcontext
 from typing import Any, Callable, NamedTuple, Protocol
 from urllib.parse import quote
 
 from referee import session
+from referee.archive import judge_each, workers_for
 from referee.errors import UsageError
 from referee.files import STDIN, check_output, record_files, write_atomic
 from referee.pairings import Round, berger_rounds, file_name
 from referee.render import standings as drawing
 from referee.render.header import plain
 from referee.standings import Judged, Standings, identity, standings as compute, to_json
-
-# Below this many records one process judges them all: starting workers costs more than it saves.
-SERIAL_BELOW = 200
-# Records sent to a worker at a time: few enough that the cores finish together, enough that
-# sending them costs little beside judging them.
-CHUNK = 50
 
 
 class Bar(Protocol):
@@ -118,8 +111,12 @@ def standings(paths: list[str], html: str | None = None, force: bool = False,
         raise UsageError(f"{html}: no such folder to write the page into")
     files = _once_each(record_files(paths))
     started = time.perf_counter()
+    workers = workers_for(files)  # archive.py: every core for a long list
+    judged = []
     with progress(len(files)) as bar:
-        judged, workers = judge_all(files, bar)
+        for verdict in judge_each(judge, files, workers):
+            judged.append(verdict)
+            bar.update(1)
     seconds = time.perf_counter() - started
     result = compute(judged)
     if html is not None:
@@ -137,40 +134,6 @@ def _once_each(files: list[str]) -> list[str]:
             seen.add(real)
             kept.append(file)
     return kept
-
-
-def cores() -> int:
-    try:
-        return len(os.sched_getaffinity(0))
-    except AttributeError:  # pragma: no cover - macOS and Windows have no affinity call
-        return os.cpu_count() or 1
-
-
-def judge_all(files: list[str], bar: Bar = _Silent()) -> tuple[list[Judged], int]:
-    """Every record judged once, in the order given, on every core when there are enough of
-    them (then in chunks, each worker judging whole records); the number of processes used."""
-    workers = min(cores(), max(1, len(files) // CHUNK))
-    if len(files) >= SERIAL_BELOW and workers > 1 and STDIN not in files:
-        try:
-            with ProcessPoolExecutor(max_workers=workers) as pool:
-                judged = []
-                for verdict in pool.map(judge, files, chunksize=_chunk(len(files), workers)):
-                    judged.append(verdict)
-                    bar.update(1)
-                return judged, workers
-        except (OSError, NotImplementedError, BrokenProcessPool):
-            # No processes to be had here (a sandbox without semaphores, a killed worker):
-            # the same work in this process, from the start.
-            pass
-    judged = []
-    for file in files:
-        judged.append(judge(file))
-        bar.update(1)
-    return judged, 1
-
-
-def _chunk(count: int, workers: int) -> int:
-    return max(1, min(CHUNK, count // (workers * 4)))
 
 
 def _links(files: list[str], page: str) -> dict[str, str]:

@@ -43,15 +43,19 @@ def read_input(path: str | os.PathLike[str], what: str = "file") -> bytes:
         name = "<stdin>"
     else:
         try:
-            mode = os.stat(path).st_mode
-            if stat.S_ISDIR(mode):
+            info = os.stat(path)
+            if stat.S_ISDIR(info.st_mode):
                 raise UsageError(f"is a directory, not a {what}", file=name)
-            if not stat.S_ISREG(mode):
+            if not stat.S_ISREG(info.st_mode):
                 # A FIFO would block until a writer comes, a device may never end.
                 raise UsageError(f"not a regular file (a device or a pipe), not a {what}", file=name)
             with open(path, "rb") as handle:
                 # One byte past the limit tells a file that is too long without reading it all.
-                data = handle.read(MAX_INPUT_BYTES + 1)
+                # Asked for the size the file has (Python sets aside as many bytes as asked
+                # for, 5 MB a record in an archive), and for the rest if it grew meanwhile.
+                data = handle.read(min(info.st_size, MAX_INPUT_BYTES) + 1)
+                if len(data) > info.st_size:
+                    data += handle.read(MAX_INPUT_BYTES + 1 - len(data))
         except FileNotFoundError:
             raise UsageError("no such file", file=name) from None
         except OSError as exc:

@@ -1,7 +1,10 @@
 """The TOML record (SPEC §3): read it strictly, write it canonically, replace it atomically.
 
-tomllib does not report where a value stood, so the few line numbers a player needs (each move,
-the [result] table) are found by a light scan of the text beside the real parse.
+Records are read by rtoml, a compiled reader, where it is installed and the text holds nothing
+that only a newer TOML allows; tomllib, the standard library's reader, is the reference: it
+reads whatever rtoml refuses or is not trusted with, and gives every message about broken TOML
+(README: Performance). Neither reports where a value stood, so the few line numbers a player
+needs (each move, the [result] table) are found by a light scan of the text beside the parse.
 """
 
 from __future__ import annotations
@@ -9,10 +12,14 @@ from __future__ import annotations
 import datetime as dt
 import os
 import re
-import tomllib
 from typing import Any
 
 import tomli_w
+
+try:
+    import rtoml
+except ImportError:  # no wheel for this machine (pyproject.toml): tomllib reads everything
+    rtoml = None
 
 from referee.clock import Clock
 from referee.errors import RecordError
@@ -21,6 +28,7 @@ from referee.files import MAX_INPUT_BYTES, read_input
 FORMAT = 1
 TOP_KEYS = ("format", "game", "id", "options", "players", "setup", "clock", "moves", "pending", "result")
 ENTRY_KEYS = ("move", "at", "comment", "leave", "offer", "pending", "digest", "signature")
+_ENTRY_KEY_SET = frozenset(ENTRY_KEYS)
 PENDING_KEYS = ("if", "then")
 RESULT_KEYS = ("winners", "reason")
 PLAYER_KEYS = ("name", "key")
@@ -190,6 +198,11 @@ def load_toml(data: bytes, name: str) -> tuple[dict[str, Any], str]:
     line = _deep_key(text)
     if line is not None:
         raise RecordError(f"broken TOML: a key of more than {MAX_KEY_PARTS} dotted parts", file=name, line=line)
+    doc = _quick_read(text)
+    if doc is not None:
+        return doc, text
+    import tomllib  # the reference reader, when rtoml is missing, refuses or is not trusted
+
     try:
         return tomllib.loads(text), text
     except tomllib.TOMLDecodeError as exc:
@@ -201,6 +214,67 @@ def load_toml(data: bytes, name: str) -> tuple[dict[str, Any], str]:
     except ValueError:
         # Python refuses to read integers of thousands of digits (int_max_str_digits).
         raise RecordError("broken TOML: a number with too many digits", file=name) from None
+
+
+# Where rtoml and tomllib part, found by tests/test_toml_reader.py; a text that may hold any of
+# these goes to tomllib (a false alarm, say in a comment, costs only time):
+# - TOML 1.1, which rtoml reads and tomllib (TOML 1.0) refuses: inline tables over several
+#   lines or with a trailing comma (inline tables are rare in records: only conditional moves
+#   hold them), \e and \x escapes, and times without seconds (":MM" not followed by more of a
+#   time or of a hex digest, and not itself the seconds);
+_ESCAPE = re.compile(r"\\[ex]")
+_SHORT_TIME = re.compile(r":\d\d(?![:0-9a-fA-F])(?<!:\d\d:\d\d)")
+# - a table declared after a table inside it ([a.b] before [a]): rtoml puts it where it is
+#   declared, tomllib where it was first named (and refuses some such records rtoml reads).
+_DOTTED_HEADER = re.compile(r"\[[^\]\n.]*\.")
+_HEADER = re.compile(r"^[ \t]*\[\[?([^\]\n]*)\]", re.MULTILINE)
+
+
+def _quick_read(text: str) -> dict[str, Any] | None:
+    """The document as tomllib would read it, by the compiled reader; None when it is not
+    installed, when the text may hold something the two read differently, or when it refuses
+    the text (tomllib then gives the verdict and the message: it also reads some numbers
+    rtoml finds too large)."""
+    if (rtoml is None or "{" in text or ("\\" in text and _ESCAPE.search(text))
+            or _SHORT_TIME.search(text) or _named_before_declared(text)):
+        return None
+    try:
+        doc = rtoml.loads(text)
+    except (rtoml.TomlParsingError, ValueError, OverflowError, RecursionError):
+        return None
+    _stdlib_times(doc)
+    return doc
+
+
+def _named_before_declared(text: str) -> bool:
+    """Whether a table header declares a table that an earlier header named as part of its
+    own dotted name ([a.b] before [a]; headers in strings count too: a false alarm)."""
+    if not _DOTTED_HEADER.search(text):
+        return False
+    named: set[str] = set()
+    for header in _HEADER.findall(text):
+        name = "".join(header.split())
+        if name in named or '"' in name or "'" in name:
+            return True  # quoted keys: too many spellings of one name to compare
+        parts = name.split(".")
+        named.update(".".join(parts[:end]) for end in range(1, len(parts)))
+    return False
+
+
+def _stdlib_times(doc: dict[str, Any]) -> None:
+    """Give the date-times with an offset tomllib's time zones (datetime.timezone) instead of
+    rtoml's own: equal values either way, but one kind everywhere (pickling, repr, the tests)."""
+    todo: list[dict[str, Any] | list[Any]] = [doc]
+    while todo:
+        value = todo.pop()
+        for key, item in value.items() if type(value) is dict else enumerate(value):
+            kind = type(item)
+            if kind is dt.datetime:
+                if item.tzinfo is not None:
+                    offset = item.utcoffset()
+                    value[key] = item.replace(tzinfo=dt.timezone(offset) if offset else dt.timezone.utc)
+            elif kind is dict or kind is list:
+                todo.append(item)
 
 
 def _deep_key(text: str) -> int | None:
@@ -261,7 +335,7 @@ def _build(doc: dict[str, Any], text: str, name: str) -> Record:
         try:
             Clock.from_table(clock)
         except ValueError as exc:
-            raise _fail(str(exc), name, _header_line(text, r"\[\s*clock\s*\]")) from None
+            raise _fail(str(exc), name, _header_line(text, "clock")) from None
     players = _players(_table(doc, "players", name), name)
     moves = _moves(doc.get("moves", []), text, name)
     legacy_pending = _pending(doc.get("pending", []), "[[pending]]", name)
@@ -286,7 +360,7 @@ def _build(doc: dict[str, Any], text: str, name: str) -> Record:
         legacy_pending=legacy_pending,
         result=result,
         path=name,
-        result_line=_header_line(text, r"\[\s*result\s*\]"),
+        result_line=None if result is None else _header_line(text, "result"),
         id=game_id,
         clock=clock,
     )
@@ -334,8 +408,8 @@ def _moves(raw: Any, text: str, name: str) -> list[Entry]:
             raise RecordError(
                 "each move is a string or a [[moves]] table", file=name, line=line, ply=i + 1
             )
-        unknown = [k for k in item if k not in ENTRY_KEYS]
-        if unknown:
+        if not _ENTRY_KEY_SET.issuperset(item):
+            unknown = [k for k in item if k not in ENTRY_KEYS]
             raise RecordError(
                 f"unknown key {unknown[0]!r} in [[moves]] (allowed: {', '.join(ENTRY_KEYS)})",
                 file=name, line=line, ply=i + 1,
@@ -350,7 +424,7 @@ def _moves(raw: Any, text: str, name: str) -> list[Entry]:
             if key in item and not isinstance(item[key], str):
                 raise RecordError(f"{key} must be text", file=name, line=line, ply=i + 1, move=item["move"])
         try:
-            pending = _pending(item.get("pending", []), "pending", name)
+            pending = _pending(item["pending"], "pending", name) if "pending" in item else []
         except RecordError as exc:
             raise exc.located(line=line, ply=i + 1, move=item["move"]) from None
         leave = item.get("leave")
@@ -365,7 +439,8 @@ def _moves(raw: Any, text: str, name: str) -> list[Entry]:
         entries.append(Entry(item["move"], at, item.get("comment"), item.get("digest"),
                              item.get("signature"), line, pending, leave, item.get("offer")))
     for ply, entry in enumerate(entries, 1):
-        longest = max(len(entry.move), *(len(v or "") for v in (entry.comment, entry.digest, entry.signature)))
+        longest = max(len(entry.move), len(entry.comment or ""), len(entry.digest or ""),
+                      len(entry.signature or ""))
         limit = MAX_MOVE_CHARS if len(entry.move) > MAX_MOVE_CHARS else MAX_TEXT_CHARS
         if longest > limit:
             raise RecordError(f"a text of {longest} characters is too long here (at most {limit})",
@@ -390,12 +465,17 @@ def _pending(raw: Any, where: str, name: str) -> list[dict[str, str]]:
 # TOML lines end only at LF (or CRLF), never at the other breaks str.splitlines knows.
 
 
-def _header_line(text: str, pattern: str) -> int | None:
-    header = re.compile(rf"\s*{pattern}\s*(#.*)?$")  # once, not once a line: records are long
-    for number, line in enumerate(text.split("\n"), 1):
-        if header.match(line):
-            return number
-    return None
+_SPACE = r"[^\S\n]*"  # \s within one line: a TOML line ends only at LF (or CRLF)
+_MOVES_HEADER = re.compile(rf"^{_SPACE}\[\[{_SPACE}moves{_SPACE}\]\]", re.MULTILINE)
+_MOVE_KEY = re.compile(r"\s*move\s*=")
+_MOVES_ARRAY = re.compile(r"\s*moves\s*=\s*\[")
+
+
+def _header_line(text: str, table: str) -> int | None:
+    """The line of the first `[table]` header (a comment may follow it)."""
+    header = re.compile(rf"^{_SPACE}\[{_SPACE}{table}{_SPACE}\]{_SPACE}(#.*)?$", re.MULTILINE)
+    match = header.search(text)
+    return None if match is None else text.count("\n", 0, match.start()) + 1
 
 
 def _entry_lines(text: str, count: int) -> list[int]:
@@ -403,23 +483,28 @@ def _entry_lines(text: str, count: int) -> list[int]:
     each string in a plain `moves = [...]` array."""
     lines = text.split("\n")
     found: list[int] = []
-    header = re.compile(r"\s*\[\[\s*moves\s*\]\]")
-    for number, line in enumerate(lines, 1):
-        if header.match(line):
-            found.append(number)
-            for later in range(number, min(number + 10, len(lines))):
-                if re.match(r"\s*move\s*=", lines[later]):
-                    found[-1] = later + 1
-                    break
-                if lines[later].lstrip().startswith("["):
-                    break
+    number, at = 1, 0  # the line number of position `at` in the text
+    for header in _MOVES_HEADER.finditer(text):
+        number += text.count("\n", at, header.start())
+        at = header.start()
+        found.append(number)
+        for later in range(number, min(number + 10, len(lines))):
+            if _MOVE_KEY.match(lines[later]):
+                found[-1] = later + 1
+                break
+            if lines[later].lstrip().startswith("["):
+                break
     if found:
         return found
     for number, line in enumerate(lines, 1):
-        match = re.match(r"\s*moves\s*=\s*\[", line)
+        match = _MOVES_ARRAY.match(line)
         if match:
             return _array_string_lines(lines, number - 1, match.end())[:count]
     return []
+
+
+_ARRAY_MARK = re.compile(r"[\"'#{}\[\]]")  # what `_array_string_lines` looks at; it skips the rest
+_BASIC_STRING_BODY = re.compile(r'(?:[^"\\]|\\.)*')
 
 
 def _array_string_lines(lines: list[str], row: int, col: int) -> list[int]:
@@ -428,7 +513,8 @@ def _array_string_lines(lines: list[str], row: int, col: int) -> list[int]:
     found, depth, braces = [], 1, 0
     while row < len(lines):
         line = lines[row]
-        while col < len(line):
+        while (mark := _ARRAY_MARK.search(line, col)) is not None:
+            col = mark.start()
             ch = line[col]
             if ch == "#":
                 break
@@ -454,12 +540,10 @@ def _array_string_lines(lines: list[str], row: int, col: int) -> list[int]:
 
 
 def _string_end(line: str, start: int) -> int:
-    quote, i = line[start], start + 1
-    while i < len(line):
-        if quote == '"' and line[i] == "\\":
-            i += 2
-            continue
-        if line[i] == quote:
-            return i
-        i += 1
-    return i
+    """Where the string opening at line[start] closes: the index of its closing quote, or the
+    end of the line when it does not close there."""
+    if line[start] == "'":  # a literal string: no escapes
+        end = line.find("'", start + 1)
+        return len(line) if end < 0 else end
+    end = _BASIC_STRING_BODY.match(line, start + 1).end()
+    return end if end < len(line) and line[end] == '"' else len(line)

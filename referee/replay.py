@@ -61,8 +61,21 @@ class Replay:
         self.ended = ended  # (ply, outcome) of a resignation, a time claim or an agreed draw
         # The seal of each ply of `record` (seal.py), as `replay` checked it or the turn that
         # wrote the record made it. Plies tried on a fork have none.
-        self.digests = [] if digests is None else digests
+        self._digests: list[str] | None = [] if digests is None else digests
         self.standing = [Standing()] if standing is None else standing  # standing[k] after k plies
+
+    @property
+    def digests(self) -> list[str]:
+        if self._digests is None:
+            # A record that stores no digest has nothing to check against its chain, so the
+            # chain is worked out only when asked for (a turn, verify): `validate` of a
+            # hand-typed record never needs it.
+            self._digests = seal.chain(self.record, self.entries[: len(self.record.moves)])
+        return self._digests
+
+    @digests.setter
+    def digests(self, digests: list[str] | None) -> None:
+        self._digests = digests
 
     @property
     def plies(self) -> int:
@@ -143,20 +156,28 @@ class Replay:
         `offer` is "draw"; on any error the replay is left exactly as it was. Without `at`, the
         clock stands still (a move tried on a fork)."""
         state, standing = self.state, self.standing[-1]
-        if self.outcome() is not None:
-            raise IllegalMoveError("the game is already over")
-        if len(text) > MAX_MOVE_CHARS:
-            # A record cannot hold such a move (record.py); a command line must not either.
-            raise NotationError(f"a move of {len(text)} characters: at most {MAX_MOVE_CHARS}")
-        word = " ".join(text.lower().split())
+        word = " ".join(text.lower().split()) if len(text) <= MAX_MOVE_CHARS else ""
         ended = None
         if word in (RESIGN, CLAIM, ACCEPT):
+            self._refuse_after_the_end()
             move, ended = self._ending(word, state, standing, at)
             mover, after = move.seat, state
         else:
-            move = self.game.parse(state, text)
+            # The rules judge the move before the game is asked whether it is over: a legal
+            # move shows that its seat can act, which is what a game such as Harmijan would
+            # otherwise search the position for (R-HJ5). A move after the end is refused as
+            # such either way.
+            try:
+                if len(text) > MAX_MOVE_CHARS:
+                    # A record cannot hold such a move (record.py); a command line must not either.
+                    raise NotationError(f"a move of {len(text)} characters: at most {MAX_MOVE_CHARS}")
+                move = self.game.parse(state, text)
+                after = self.game.apply(state, move)
+            except RefereeError:
+                self._refuse_after_the_end()
+                raise
+            self._refuse_after_the_end()
             mover = self.game.mover(state, move)
-            after = self.game.apply(state, move)
         if offer is not None and (offer != DRAW or ended is not None or len(self.seats) != 2):
             raise IllegalMoveError("a draw can be offered with a move of a two-seat game that goes on")
         clock = standing.clock
@@ -174,10 +195,18 @@ class Replay:
         self.states.append(after)
         self.played.append(move)
         self.movers.append(mover)
-        self.standing.append(Standing(clock, mover if offer == DRAW else None))
+        offered = mover if offer == DRAW else None
+        if clock is not standing.clock or offered != standing.offer:
+            standing = Standing(clock, offered)
+        self.standing.append(standing)  # unchanged (most plies of a game without a clock): shared
         if ended is not None:
             self.ended = (self.plies, ended)
         return move
+
+    def _refuse_after_the_end(self) -> None:
+        # self.outcome() for the position now, without its look-up of the ply (once a ply)
+        if self.ended is not None or self.game.outcome(self.states[-1]) is not None:
+            raise IllegalMoveError("the game is already over")
 
     def _ending(self, word: str, state: Any, standing: Standing,
                 at: dt.datetime | None) -> tuple[Move, Outcome]:
@@ -270,7 +299,8 @@ def replay(record: Record) -> Replay:
     for number, entry in enumerate(record.moves, 1):
         _push_entry(play, entry, number, record.path)
     _check_result(play)
-    play.digests = seal.check(record, play.entries)
+    sealed = any(entry.digest is not None for entry in record.moves)
+    play.digests = seal.check(record, play.entries) if sealed else None
     _check_signed_seats(play)
     return play
 

@@ -13,10 +13,12 @@ are imported by the functions that need them, so a command that draws nothing, s
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
+import gc
 import os
 from pathlib import Path
-from typing import Any, NamedTuple
+from typing import Any, Iterator, NamedTuple
 
 from referee import seal
 from referee.clock import Control, report as clock_report, short_words, stamp, words
@@ -374,20 +376,44 @@ def validate(path: str) -> Verdict:
     return Verdict(report, exc, "")
 
 
+def validations(files: list[str]) -> Iterator[Verdict]:
+    """`validate` of each file, in their order; a long list judged on every core (archive.py)."""
+    from referee.archive import judge_each
+
+    return judge_each(validate, files)
+
+
 # -- pictures --------------------------------------------------------------------------------
 
 
 def text_diagram(play: Replay, ply: int | None = None) -> str:
     """The diagram after `ply` (default the last) as text."""
-    from referee.render.diagram import text_diagram as draw
+    with _collector_paused():
+        from referee.render.diagram import text_diagram as draw
 
-    return draw(play, ply, _clock_moment(play, ply))
+        return draw(play, ply, _clock_moment(play, ply))
 
 
 def svg_diagram(play: Replay, ply: int | None = None) -> str:
-    from referee.render.diagram import svg_diagram as draw
+    with _collector_paused():
+        from referee.render.diagram import svg_diagram as draw
 
-    return draw(play, ply, _clock_moment(play, ply))
+        return draw(play, ply, _clock_moment(play, ply))
+
+
+@contextlib.contextmanager
+def _collector_paused() -> Iterator[None]:
+    """The first drawing of a command imports Jinja and compiles a template: thousands of
+    objects that live to the end of the command, which the garbage collector would walk again
+    and again meanwhile. So it is paused, as the entry point pauses it for the imports
+    (referee/__main__.py, README: Performance); a drawing makes no cycles to collect."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
 
 
 def _clock_moment(play: Replay, ply: int | None) -> dt.datetime | None:

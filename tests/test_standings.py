@@ -22,7 +22,7 @@ from pathlib import Path
 
 import pytest
 
-from referee import club
+from referee import archive, club
 from referee.pairings import berger_rounds, file_name, slug
 from referee.record import read_record
 from referee.render.standings import crosstable_lines, page, points, text
@@ -438,13 +438,12 @@ def test_pairings_refuses_what_cannot_be_paired(cli, args, tmp_path):
 def test_processes_give_the_same_answer_as_one(tmp_path):
     sources = sorted((SAMPLES / "odd").glob("*.toml"))
     files = []
-    for i in range(club.SERIAL_BELOW + 20):
+    for i in range(archive.PARALLEL_FROM + 20):
         files.append(str(tmp_path / f"{i:03d}.toml"))
         shutil.copy(sources[i % len(sources)], files[-1])
-    parallel, workers = club.judge_all(files)
+    parallel = list(archive.judge_each(club.judge, files, workers=2))
     serial = [club.judge(f) for f in files]
     assert parallel == serial
-    assert workers == min(club.cores(), len(files) // club.CHUNK)
 
 
 def test_a_missing_path_is_exit_2_and_an_empty_folder_has_no_standings(cli, tmp_path):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from functools import cached_property
-from typing import Any, Mapping
+from typing import Any, Iterator, Mapping
 
 from referee.errors import IllegalMoveError, NotationError
 from referee.games.base import Game, Move, Option, Outcome, Pass, count
@@ -44,10 +44,16 @@ class HermitState:
         return self.grid.component_labels(self.stones)
 
     def size_after(self, seat: int, cell: int) -> int:
-        """The size of the seat's group holding a stone dropped on `cell` (R-HE3)."""
-        label, groups = self._groups
-        joined = {label[nb] for nb in self.grid.neighbours[cell] if self.stones[nb] == seat}
-        return 1 + sum(len(groups[g]) for g in joined)
+        """The size of the seat's group holding a stone dropped on `cell` (R-HE3), counted from
+        the cell: groups have at most 5 stones, so this is cheaper than labelling the board."""
+        stones, neighbours = self.stones, self.grid.neighbours
+        seen, todo = {cell}, [cell]
+        while todo:
+            for nb in neighbours[todo.pop()]:
+                if stones[nb] == seat and nb not in seen:
+                    seen.add(nb)
+                    todo.append(nb)
+        return len(seen)
 
     def why_not(self, seat: int, cell: int) -> str | None:
         """Why `seat` may not drop on `cell`, or None when it may."""
@@ -63,12 +69,19 @@ class HermitState:
             return f"{name} would make a group of {size} (R-HE3: groups have 1, 3 or 5 stones)"
         return None
 
+    def may_drop(self, seat: int, cell: int) -> bool:
+        """Whether `why_not` finds nothing, without putting it into words."""
+        return (not self.stones[cell] and self.left[seat - 1] > 0
+                and not (self.last_placer is None and cell == self.centre)
+                and self.size_after(seat, cell) in ALLOWED_SIZES)
+
     def legal_cells(self, seat: int) -> list[int]:
         return [c for c in self.grid if self.why_not(seat, c) is None]
 
     @cached_property
-    def can_place(self) -> tuple[bool, bool]:
-        return tuple(any(self.why_not(s, c) is None for c in self.grid) for s in (1, 2))
+    def can_place(self) -> "_CanPlace":
+        """Whether seat 1 and seat 2 (items 0 and 1) can place."""
+        return _CanPlace(self)
 
     def group_counts(self, seat: int) -> dict[str, int]:
         mine = [len(cells) for cells in self._groups[1] if self.stones[cells[0]] == seat]
@@ -78,6 +91,35 @@ class HermitState:
             "threes": mine.count(3),
             "fives": mine.count(5),
         }
+
+
+class _CanPlace:
+    """Whether each seat can place (R-HE1–R-HE3), looked for only when first asked: after most
+    plies the seat to move is known to place by its next drop (Hermit.apply), and the board
+    need not be searched."""
+
+    __slots__ = ("_state", "_known")
+
+    def __init__(self, state: HermitState):
+        self._state = state
+        self._known: list[bool | None] = [None, None]
+
+    def __getitem__(self, index: int) -> bool:
+        known = self._known[index]
+        if known is None:
+            seat, state = index + 1, self._state
+            known = self._known[index] = any(state.may_drop(seat, c) for c in state.grid)
+        return known
+
+    def __iter__(self) -> Iterator[bool]:
+        return (self[index] for index in (0, 1))
+
+    def __len__(self) -> int:
+        return 2
+
+    def found(self, seat: int) -> None:
+        """`seat` can place here: one of its drops was just checked."""
+        self._known[seat - 1] = True
 
 
 class Hermit(Game):
@@ -130,11 +172,15 @@ class Hermit(Game):
             return replace(state, turn=3 - seat)
         if not isinstance(move, Drop):
             raise IllegalMoveError(f"{move} is not a move in {self.name}")
-        if not state.can_place[seat - 1]:
-            seat = 3 - seat  # the pass of the seat that cannot place is implied (SPEC §5)
+        # The drop is checked first: a legal one shows that its seat can place, so the board
+        # is searched for a place only when this one is refused.
         reason = state.why_not(seat, move.cell)
+        if reason and not state.can_place[seat - 1]:
+            seat = 3 - seat  # the pass of the seat that cannot place is implied (SPEC §5)
+            reason = state.why_not(seat, move.cell)
         if reason:
             raise IllegalMoveError(reason)
+        state.can_place.found(seat)
         stones = list(state.stones)
         stones[move.cell] = seat
         left = list(state.left)
@@ -163,7 +209,8 @@ class Hermit(Game):
         return not state.can_place[state.turn - 1] and state.can_place[2 - state.turn]
 
     def outcome(self, state: HermitState) -> Outcome | None:
-        if any(state.can_place):
+        # The seat to move first: after most plies it is known to place without a search.
+        if state.can_place[state.turn - 1] or state.can_place[2 - state.turn]:
             return None
         one, two = state.group_counts(1), state.group_counts(2)
         # R-HE5: most groups, then most hermits, then most threes, then the last placer.

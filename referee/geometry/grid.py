@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import cached_property
 from typing import Iterator
 
 LETTERS = "abcdefghijklmnopqrstuvwxyz"
@@ -47,6 +48,8 @@ class Grid:
     def cell(self, name: str) -> int | None:
         """The cell called `name` (case-insensitive), or None when the board has no such cell."""
         text = name.strip().lower()
+        if text in self._by_name:
+            return self._by_name[text]
         match = _CELL_NAME.fullmatch(text)
         if not match:
             return None
@@ -59,15 +62,20 @@ class Grid:
 
     def direction(self, a: int, b: int) -> tuple[int, int] | None:
         """The step of `directions` that leads from a towards b when b lies on a straight line
-        from a, or None when it does not (or b is a). The steps are in `coords`, as `step`
-        takes them; a grid that steps in other coordinates overrides this (ColumnHexGrid)."""
-        (qa, ra), (qb, rb) = self.coords[a], self.coords[b]
-        dq, dr = qb - qa, rb - ra
-        for sq, sr in self.directions:
-            k = dq // sq if sq else dr // sr
-            if k > 0 and sq * k == dq and sr * k == dr:
-                return (sq, sr)
-        return None
+        from a, or None when it does not (or b is a). A grid that steps in other coordinates
+        overrides this (ColumnHexGrid)."""
+        line = self.line(a, b)
+        return None if line is None else self.directions[line]
+
+    def line(self, a: int, b: int) -> int | None:
+        """The index in `directions` of the line from a through b, or None when b is not on a
+        straight line from a. Looked up among the `rays`, which reach every such b on a board
+        without holes (hex-hex, square)."""
+        return self._lines.get((a, b))
+
+    @cached_property
+    def _lines(self) -> dict[tuple[int, int], int]:
+        return {(cell, other): k for cell in self for k, ray in enumerate(self.rays[cell]) for other in ray}
 
     def ray(self, cell: int, direction: tuple[int, int]) -> Iterator[int]:
         """The cells in a straight line from `cell` (excluded) to the edge of the board."""
@@ -75,6 +83,12 @@ class Grid:
         while nxt is not None:
             yield nxt
             nxt = self.step(nxt, direction)
+
+    @cached_property
+    def rays(self) -> tuple[tuple[tuple[int, ...], ...], ...]:
+        """rays[cell][k]: the cells of `ray(cell, directions[k])`, worked out once per board
+        for the rules that look along lines at every ply (Harmijan's moves and placements)."""
+        return tuple(tuple(tuple(self.ray(cell, d)) for d in self.directions) for cell in self)
 
     def centre(self, cell: int) -> tuple[float, float]:
         return self.point(*self.coords[cell])

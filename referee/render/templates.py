@@ -8,7 +8,6 @@ characters, so a player's name cannot inject terminal escapes or fake lines into
 from __future__ import annotations
 
 from functools import cache
-from importlib import resources
 from pathlib import Path
 
 import jinja2
@@ -19,8 +18,12 @@ from referee.render.header import plain
 
 def _load(name: str) -> str:
     try:
-        folder = resources.files("referee.templates")
-    except ModuleNotFoundError:
+        # The package's folder, as installed (a wheel is unpacked, never zipped). Not
+        # importlib.resources: its import costs a command that draws milliseconds of start-up.
+        from referee import templates
+
+        folder = Path(templates.__file__).parent
+    except ImportError:
         # Run from a source checkout without installing: the templates sit beside the package.
         folder = Path(__file__).resolve().parents[2] / "templates"
     return folder.joinpath(name).read_text(encoding="utf-8")

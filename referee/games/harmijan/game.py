@@ -10,17 +10,17 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field, replace
-from functools import cache, cached_property
+from functools import cache
 from types import MappingProxyType
-from typing import Any, Callable, Iterator, Mapping
+from typing import Any, Iterator, Mapping
 
 from referee.errors import IllegalMoveError, NotationError
 from referee.games.base import Game, Move, Option, Outcome, Pass, count
+from referee.games.harmijan.position import EMPTY, Counted, Creatures, once, stays_joined
 from referee.games.harmijan.scoring import BLACK, COLOUR, WHITE, ShapeClass, compare, shape_form
 from referee.geometry import HexHexGrid, hexhex_grid
 from referee.picture import Picture, PieceKind
 
-EMPTY = 0
 LETTER = {BLACK: "b", WHITE: "w"}
 GLYPH = {BLACK: "X", WHITE: "O"}
 NUMBER_WORDS = {0: "no", 1: "one", 2: "two", 3: "three", 4: "four", 5: "five", 6: "six"}
@@ -89,50 +89,6 @@ class Step:
     problem: str | None = None
 
 
-class Counted:
-    """One position counted for R-HJ8 (every stone and the colour to move), linked to the
-    position counted before it: a state holds only the newest link, so the history of a game
-    of n plies takes n links, shared by all its states, instead of a copy in each.
-
-    A turn never lowers the number of stones (a placement adds one; a bite takes one and the
-    placement adds one back; a pass changes nothing), so a position can only have stood before
-    while the number of stones has not changed since: counting it looks back only that far.
-    """
-
-    __slots__ = ("stones", "turn", "placed", "times", "before")
-
-    def __init__(self, stones: tuple[int, ...], turn: int, before: "Counted | None"):
-        self.stones, self.turn, self.before = stones, turn, before
-        self.placed = placed = len(stones) - stones.count(EMPTY)
-        self.times = 1  # this occurrence and the earlier ones
-        node = before
-        while node is not None and node.placed == placed:
-            if node.turn == turn and node.stones == stones:
-                self.times = node.times + 1
-                break
-            node = node.before
-
-    def __iter__(self) -> Iterator["Counted"]:
-        """This position and the ones counted before it, newest first."""
-        node: Counted | None = self
-        while node is not None:
-            yield node
-            node = node.before
-
-    def __eq__(self, other: object) -> bool:
-        # Along the chain, not recursively: a long game would pass the recursion limit.
-        if not isinstance(other, Counted):
-            return NotImplemented
-        a, b = self, other
-        while a is not b:
-            if a is None or b is None or (a.turn, a.times, a.stones) != (b.turn, b.times, b.stones):
-                return False
-            a, b = a.before, b.before
-        return True
-
-    __hash__ = None  # type: ignore[assignment]  # compared by content, so unhashable (as the old mapping)
-
-
 @dataclass(frozen=True)
 class HarmijanState:
     grid: HexHexGrid
@@ -179,50 +135,38 @@ class HarmijanState:
 
     # -- creatures (R-HJ2) -----------------------------------------------------------------
 
-    @cached_property
+    @once
     def creature_labels(self) -> tuple[list[int], list[list[int]]]:
-        """Each cell's creature id (−1 when empty) and each creature's cells, once per position;
-        the turn listing adjusts them per mover instead of labelling again per candidate."""
+        """Each cell's creature id (−1 when empty) and each creature's cells, once per position:
+        for the listing's order and the score; checking one turn needs only `lifted`."""
         return self.grid.component_labels(self.stones)
 
     def creatures(self, colour: int) -> list[list[int]]:
         label, members = self.creature_labels
         return [cells for cells in members if self.stones[cells[0]] == colour]
 
-    def lifted(self, mover: int) -> Callable[[int], int]:
-        """The creature labels of the mover's colour with the mover lifted off the board (R-HJ3):
-        only the mover's own creature can fall apart, so only it is labelled again."""
-        label, members = self.creature_labels
-        rest = [c for c in members[label[mover]] if c != mover]
-        parts: dict[int, int] = {}
-        fresh = len(members)
-        for first in rest:
-            if first in parts:
-                continue
-            parts[first] = fresh
-            stack = [first]
-            while stack:
-                cell = stack.pop()
-                for nb in self.grid.neighbours[cell]:
-                    if nb != mover and nb not in parts and self.stones[nb] == self.stones[mover]:
-                        parts[nb] = fresh
-                        stack.append(nb)
-            fresh += 1
-        return lambda cell: parts.get(cell, label[cell])
+    def lifted(self, mover: int, whole: Creatures | None = None) -> Mapping[int, int]:
+        """Stone → its creature with the mover lifted off the board (R-HJ3), for the stones of
+        the mover's colour but the mover. `whole`: the creatures of the board as it stands, for
+        a search that lifts one stone after another; they serve as they are when the mover's
+        friendly neighbours stay joined without it."""
+        if whole is not None and stays_joined(self.stones, mover, self.grid.rays[mover]):
+            return whole
+        return Creatures(self.stones, self.grid.neighbours, lifted=mover, whole=whole)
 
     # -- the move (R-HJ3) -------------------------------------------------------------------
 
-    def walk(self, mover: int, direction: tuple[int, int], labels: Callable[[int], int]) -> Iterator[Step]:
+    def walk(self, mover: int, direction: tuple[int, int], labels: Mapping[int, int]) -> Iterator[Step]:
         """The cells the stone on `mover` can enter in `direction`, in order; the walk ends
         after a bite or with a Step that names why the stone cannot go on."""
         colour = self.stones[mover]
         name = self.grid.name
-        for cell in self.grid.ray(mover, direction):
+        for cell in self.grid.rays[mover][self.grid.directions.index(direction)]:
             if self.stones[cell] == colour:
                 yield Step(cell, problem=f"{name(cell)} holds a {COLOUR[colour]} stone (R-HJ3)")
                 return
             touched = {
-                labels(nb)
+                labels[nb]
                 for nb in self.grid.neighbours[cell]
                 if nb != mover and self.stones[nb] == colour
             }
@@ -239,7 +183,7 @@ class HarmijanState:
     # -- the placement (R-HJ4) --------------------------------------------------------------
 
     def placements(
-        self, mover: int, step: Step, labels: Callable[[int], int]
+        self, mover: int, step: Step, labels: Mapping[int, int]
     ) -> Iterator[tuple[int, str | None]]:
         """Every empty cell in a straight line of sight from the moved stone, each with why a
         stone may not go there (None when it may), once the move `mover` → `step` is made."""
@@ -250,25 +194,56 @@ class HarmijanState:
                 return colour
             return EMPTY if cell == mover else self.stones[cell]
 
-        for direction in self.grid.directions:
-            for cell in self.grid.ray(end, direction):
+        for ray in self.grid.rays[end]:
+            for cell in ray:
                 if stone(cell) != EMPTY:
                     break
                 touched = {
-                    step.creature if nb == end else labels(nb)
+                    step.creature if nb == end else labels[nb]
                     for nb in self.grid.neighbours[cell]
                     if stone(nb) == colour
                 }
                 yield cell, _placement_problem(self.grid.name(cell), colour, touched, step.creature)
 
-    def slides(self, colour: int) -> Iterator[tuple[int, Step, Callable[[int], int]]]:
+    def allows(self, colour: int, turn: Turn) -> bool:
+        """Whether `turn` is a legal turn of `colour` (R-HJ2…R-HJ4): the quick yes that a
+        played turn usually gets, without building steps or reasons; `Harmijan._check_turn`
+        finds the reason for a no with `walk` and `placements`."""
+        stones, grid, neighbours = self.stones, self.grid, self.grid.neighbours
+        start, end, place = turn.start, turn.end, turn.place
+        line = grid.line(start, end)
+        if stones[start] != colour or line is None or colour not in [stones[nb] for nb in neighbours[start]]:
+            return False  # not the colour's stone, no straight line, or a one-stone creature
+        labels = self.lifted(start)
+        for cell in grid.rays[start][line]:  # the path (R-HJ3)
+            target = stones[cell]
+            moved = self._joined(start, cell, labels)
+            if target == colour or moved is None or (cell != end and target != EMPTY):
+                return False
+            if cell == end:
+                break
+        if (target != EMPTY) != turn.bite:
+            return False
+        line = grid.line(end, place)  # the placement (R-HJ4)
+        if line is None:
+            return False
+        for cell in grid.rays[end][line]:
+            if cell != start and stones[cell] != EMPTY:
+                return False
+            if cell == place:
+                break
+        touched = {labels[nb] for nb in neighbours[place] if nb != start and stones[nb] == colour}
+        return end not in neighbours[place] and moved not in touched and len(touched) <= 1
+
+    def slides(self, colour: int) -> Iterator[tuple[int, Step, Mapping[int, int]]]:
         """Every move the walk allows `colour` (R-HJ2, R-HJ3), lazily, as (mover, step, the
         creature labels with the mover lifted); placements are not looked at yet."""
+        whole = Creatures(self.stones, self.grid.neighbours)
         for cells in self.creatures(colour):
             if len(cells) < 2:
                 continue  # R-HJ2: a one-stone creature cannot move
             for mover in cells:
-                labels = self.lifted(mover)
+                labels = self.lifted(mover, whole)
                 for direction in self.grid.directions:
                     for step in self.walk(mover, direction, labels):
                         if step.problem:
@@ -286,6 +261,73 @@ class HarmijanState:
                         (names[mover], names[step.cell], names[place]),
                     )
 
+    def has_turn(self, colour: int) -> bool:
+        """Whether `colour` has a legal turn (R-HJ5): the search of `turns`, stopping at the
+        first, without building turns, steps or reasons. A pass must prove that there is none,
+        so this search runs over every stone and line at every pass and at the end."""
+        stones, neighbours, rays = self.stones, self.grid.neighbours, self.grid.rays
+        whole = Creatures(stones, neighbours)
+        for mover, stone in enumerate(stones):
+            if stone != colour or colour not in [stones[nb] for nb in neighbours[mover]]:
+                continue  # not the colour's, or a one-stone creature (R-HJ2)
+            labels = self.lifted(mover, whole)
+            for ray in rays[mover]:
+                for end in ray:  # the walk (R-HJ3)
+                    target = stones[end]
+                    if target == colour:
+                        break
+                    moved = None  # `_joined`, written out: the search asks it most often
+                    for nb in neighbours[end]:
+                        if nb != mover and stones[nb] == colour:
+                            creature = labels[nb]
+                            if moved not in (None, creature):
+                                moved = None
+                                break
+                            moved = creature
+                    if moved is None:
+                        break  # touches no friendly creature, or two
+                    if self._can_place(mover, end, moved, labels):
+                        return True
+                    if target != EMPTY:
+                        break  # a bite ends the move
+        return False
+
+    def _joined(self, mover: int, cell: int, labels: Mapping[int, int]) -> int | None:
+        """The one friendly creature the stone from `mover` touches on `cell` (R-HJ3); None
+        when it touches none or several."""
+        stones, colour = self.stones, self.stones[mover]
+        joined = None
+        for nb in self.grid.neighbours[cell]:
+            if nb != mover and stones[nb] == colour:
+                creature = labels[nb]
+                if joined not in (None, creature):
+                    return None
+                joined = creature
+        return joined
+
+    def _can_place(self, mover: int, end: int, moved: int, labels: Mapping[int, int]) -> bool:
+        """Whether some placement is legal once the stone on `mover` has moved to `end`, where
+        it joined creature `moved` (R-HJ4): `placements` without the reasons."""
+        stones, neighbours, colour = self.stones, self.grid.neighbours, self.stones[mover]
+        for ray in self.grid.rays[end]:
+            if not ray or ray[0] != mover and stones[ray[0]] != EMPTY:
+                continue  # no line of sight this way
+            # The first cell of a line touches the moved stone, so it is never a placement;
+            # most lines end there, so it is passed without looking at its neighbours.
+            for cell in ray[1:]:
+                if cell != mover and stones[cell] != EMPTY:
+                    break  # out of sight beyond a stone
+                other = None  # the one friendly creature the new stone may touch
+                for nb in neighbours[cell]:
+                    if nb != mover and stones[nb] == colour:
+                        creature = labels[nb]
+                        if creature == moved or other not in (None, creature):
+                            break
+                        other = creature
+                else:
+                    return True
+        return False
+
     def dead_slides(self, colour: int) -> Iterator[str]:
         """Moves the walk allows after which no placement is legal (illegal by R-HJ5), each
         written as a turn with its first in-line placement cell."""
@@ -296,7 +338,7 @@ class HarmijanState:
                 sep = "x" if step.bite else "-"
                 yield f"{names[mover]}{sep}{names[step.cell]} {names[places[0][0]]}"
 
-    @cached_property
+    @once
     def can_turn(self) -> Mapping[int, bool]:
         """Colour → whether it has a legal turn (R-HJ5)."""
         return _CanTurn(self)
@@ -305,7 +347,17 @@ class HarmijanState:
 
     def classes(self, colour: int) -> list[ShapeClass]:
         """The colour's shape classes in the order compared: largest size first, then higher
-        worth (R-HJ7)."""
+        worth (R-HJ7). Worked out once a position: the end is asked for again and again (the
+        result, the status, the picture), and every creature's shape costs a dozen images."""
+        if colour not in self._classes:
+            self._classes[colour] = self._classes_now(colour)
+        return list(self._classes[colour])
+
+    @once
+    def _classes(self) -> dict[int, list[ShapeClass]]:
+        return {}
+
+    def _classes_now(self, colour: int) -> list[ShapeClass]:
         by_form: dict[tuple, list[tuple[int, ...]]] = {}
         for cells in self.creatures(colour):
             form = shape_form([self.grid.coords[c] for c in cells])
@@ -382,8 +434,9 @@ class Harmijan(Game):
                 "expected '<from>-<to> <place>' or '<from>x<to> <place>' (e.g. 'c4-c6 f6', "
                 "'c4xc7 e7'), 'setup b … w …', 'black', 'white' or 'pass'"
             )
-        start, end, place = (self._cell(grid, match[i]) for i in (1, 3, 4))
-        return Turn(start, end, place, match[2] == "x", tuple(grid.name(c) for c in (start, end, place)))
+        start, end, place = self._cell(grid, match[1]), self._cell(grid, match[3]), self._cell(grid, match[4])
+        names = grid.names
+        return Turn(start, end, place, match[2] == "x", (names[start], names[end], names[place]))
 
     @staticmethod
     def _cell(grid: HexHexGrid, name: str) -> int:
@@ -403,12 +456,13 @@ class Harmijan(Game):
                     "a colour is chosen only at ply 2, by seat 2, after the setup (R-HJ1)"
                 )
             black_seat = 2 if move.colour == BLACK else 1
-            return _counted(state, black_seat=black_seat, turn=BLACK)
-        if state.phase == "setup":
+            return _counted(state, state.stones, BLACK, black_seat)
+        phase = state.phase
+        if phase == "setup":
             raise IllegalMoveError(
                 "the game starts with seat 1's setup: 'setup b <cell> <cell> w <cell> <cell>' (R-HJ1)"
             )
-        if state.phase == "choice":
+        if phase == "choice":
             raise IllegalMoveError("seat 2 now chooses a colour: 'black' or 'white' (R-HJ1)")
         colour = state.turn
         if isinstance(move, Pass):
@@ -417,26 +471,34 @@ class Harmijan(Game):
                     f"{COLOUR[colour]} (seat {state.seat_of(colour)}) has a legal turn, so it may "
                     "not pass (R-HJ5, R-G3)"
                 )
-            return _counted(state, turn=3 - colour)
+            return _counted(state, state.stones, 3 - colour)
         if not isinstance(move, Turn):
             raise IllegalMoveError(f"{move} is not a move in {self.name}")
-        if not state.can_turn[colour]:
+        # The turn is checked first: a legal turn is itself the proof that its colour can turn
+        # (R-HJ5), so the search for one is needed only when this turn is refused.
+        try:
+            self._check_turn(state, colour, move)
+        except IllegalMoveError:
+            if state.can_turn[colour]:
+                raise
             # The pass of the colour that cannot turn is implied (SPEC §5); its position counts
             # like a written one (R-HJ8).
-            state = _counted(state, turn=3 - colour)
+            before, state = state, _counted(state, state.stones, 3 - colour)
             if state.repeated:
                 raise IllegalMoveError(
                     f"{COLOUR[colour]} cannot turn, and its pass brings back a position for the "
                     "third time, which ends the game (R-HJ8): the next entry can only be that "
                     "'pass'"
-                )
+                ) from None
             colour = 3 - colour
-        self._check_turn(state, colour, move)
+            self._check_turn(state, colour, move)
+            before.can_turn.found(colour)
+        state.can_turn.found(colour)
         stones = list(state.stones)
         stones[move.start] = EMPTY
         stones[move.end] = colour
         stones[move.place] = colour
-        return _counted(state, stones=tuple(stones), turn=3 - colour)
+        return _counted(state, tuple(stones), 3 - colour)
 
     def _setup(self, state: HarmijanState, move: Setup) -> HarmijanState:
         if state.phase != "setup":
@@ -462,18 +524,18 @@ class Harmijan(Game):
 
     def _check_turn(self, state: HarmijanState, colour: int, move: Turn) -> None:
         """Raise IllegalMoveError naming the first rule `move` breaks for `colour`."""
+        if state.allows(colour, move):
+            return
         name, grid = state.grid.name, state.grid
-        slide = move.slide
 
         def refuse(reason: str) -> IllegalMoveError:
-            return IllegalMoveError(f"{slide}: {reason}")
+            return IllegalMoveError(f"{move.slide}: {reason}")
 
         mine, start = COLOUR[colour], move.start
         if state.stones[start] != colour:
             holds = "no stone" if state.stones[start] == EMPTY else f"a {COLOUR[3 - colour]} stone"
             raise refuse(f"{name(start)} holds {holds}; {mine} (seat {state.seat_of(colour)}) is to move (R-HJ3)")
-        label, members = state.creature_labels
-        if len(members[label[start]]) == 1:
+        if colour not in [state.stones[nb] for nb in grid.neighbours[start]]:
             raise refuse(f"the stone on {name(start)} is a one-stone creature and cannot move (R-HJ2)")
         direction = grid.direction(start, move.end)
         if direction is None:
@@ -551,9 +613,10 @@ class Harmijan(Game):
         return super().random_move(state, rng)
 
     def to_move(self, state: HarmijanState) -> int | None:
-        if state.phase == "setup":
+        phase = state.phase
+        if phase == "setup":
             return 1
-        if state.phase == "choice":
+        if phase == "choice":
             return 2
         if state.repeated:
             return None
@@ -585,7 +648,7 @@ class Harmijan(Game):
         if state.phase != "play":
             return None
         # The colour to move first: most plies then need no search for the other colour.
-        if not state.repeated and any(state.can_turn[c] for c in (state.turn, 3 - state.turn)):
+        if not state.repeated and (state.can_turn[state.turn] or state.can_turn[3 - state.turn]):
             return None
         lists = {colour: state.classes(colour) for colour in (BLACK, WHITE)}
         why = "third repetition of the position (R-HJ8); " if state.repeated else ""
@@ -695,6 +758,8 @@ class _CanTurn(Mapping[int, bool]):
     """Whether each colour has a legal turn, each searched for only when first asked: the
     search is most of what a ply costs to replay, and most plies ask only about one colour."""
 
+    __slots__ = ("_state", "_known")
+
     def __init__(self, state: HarmijanState):
         self._state = state
         self._known: dict[int, bool] = {}
@@ -703,8 +768,12 @@ class _CanTurn(Mapping[int, bool]):
         if colour not in (BLACK, WHITE):
             raise KeyError(colour)
         if colour not in self._known:
-            self._known[colour] = next(self._state.turns(colour), None) is not None
+            self._known[colour] = self._state.has_turn(colour)
         return self._known[colour]
+
+    def found(self, colour: int) -> None:
+        """`colour` has a legal turn here: one was just checked (`Harmijan.apply`)."""
+        self._known[colour] = True
 
     def __iter__(self) -> Iterator[int]:
         return iter((BLACK, WHITE))
@@ -713,8 +782,9 @@ class _CanTurn(Mapping[int, bool]):
         return 2
 
 
-def _counted(state: HarmijanState, **changes: Any) -> HarmijanState:
-    """The state with `changes` made and its position counted for R-HJ8."""
-    stones, turn = changes.get("stones", state.stones), changes.get("turn", state.turn)
+def _counted(state: HarmijanState, stones: tuple[int, ...], turn: int, black_seat: int | None = None) -> HarmijanState:
+    """The position of `stones` with `turn` to move after `state`, counted for R-HJ8. (Built
+    directly: dataclasses.replace costs as much as the rest of a ply's bookkeeping.)"""
     history = Counted(stones, turn, state.history)
-    return replace(state, **changes, history=history, repeated=history.times >= 3)
+    black_seat = state.black_seat if black_seat is None else black_seat
+    return HarmijanState(state.grid, stones, state.set_up, black_seat, turn, history, history.times >= 3)
