@@ -12,7 +12,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 import re
-from typing import Any
+from typing import Any, NamedTuple
 
 import tomli_w
 
@@ -45,13 +45,19 @@ class Entry:
     (SPEC §9: sealed with the ply). `line` is the TOML line of its move, for messages only."""
 
     def __init__(self, move: str, at: dt.datetime | None = None, comment: str | None = None,
-                 digest: str | None = None, signature: str | None = None, line: int | None = None,
+                 digest: str | None = None, signature: str | None = None,
+                 line: "int | _Where | None" = None,
                  pending: list[dict[str, str]] | None = None,
                  leave: tuple[dt.datetime, dt.datetime] | None = None, offer: str | None = None):
         self.move, self.at, self.comment = move, at, comment
-        self.digest, self.signature, self.line = digest, signature, line
+        self.digest, self.signature, self._line = digest, signature, line
         self.pending = [] if pending is None else pending
         self.leave, self.offer = leave, offer  # SPEC §6: leave declared, a draw offered
+
+    @property
+    def line(self) -> int | None:
+        where = self._line
+        return where.line() if isinstance(where, _Where) else where
 
     def __repr__(self) -> str:
         return f"Entry({self.move!r}, at={self.at!r}, comment={self.comment!r})"
@@ -73,6 +79,31 @@ class Entry:
             if value is not None:
                 lines.append(_dumps({key: value}))
         return "".join(lines)
+
+
+class _Lines:
+    """The TOML line of each ply's move in a record's text, found by scanning the text the
+    first time a message asks for one: most records are valid, and their lines never needed."""
+
+    def __init__(self, text: str, count: int):
+        self._text, self._count = text, count
+        self._found: list[int] | None = None
+
+    def __getitem__(self, index: int) -> int | None:
+        if self._found is None:
+            self._found = _entry_lines(self._text, self._count)
+            self._text = ""  # the scan is done: the record's text need not be kept alive
+        return self._found[index] if index < len(self._found) else None
+
+
+class _Where(NamedTuple):
+    """Ply `index` of a record whose lines are looked up when needed (`Entry.line`)."""
+
+    lines: _Lines
+    index: int
+
+    def line(self) -> int | None:
+        return self.lines[self.index]
 
 
 def toml_datetime(at: dt.datetime) -> str:
@@ -397,45 +428,45 @@ def _moves(raw: Any, text: str, name: str) -> list[Entry]:
         raise _fail("moves must be a list of strings or [[moves]] tables", name)
     if len(raw) > MAX_PLIES:
         raise _fail(f"more than {MAX_PLIES} plies: not a game record", name)
-    lines = _entry_lines(text, len(raw))
+    lines = _Lines(text, len(raw))
     entries = []
     for i, item in enumerate(raw):
-        line = lines[i] if i < len(lines) else None
         if isinstance(item, str):
-            entries.append(Entry(item, line=line))
+            entries.append(Entry(item, line=_Where(lines, i)))
             continue
+        line = _Where(lines, i)  # its number is looked up only for a message
         if not isinstance(item, dict):
             raise RecordError(
-                "each move is a string or a [[moves]] table", file=name, line=line, ply=i + 1
+                "each move is a string or a [[moves]] table", file=name, line=line.line(), ply=i + 1
             )
         if not _ENTRY_KEY_SET.issuperset(item):
             unknown = [k for k in item if k not in ENTRY_KEYS]
             raise RecordError(
                 f"unknown key {unknown[0]!r} in [[moves]] (allowed: {', '.join(ENTRY_KEYS)})",
-                file=name, line=line, ply=i + 1,
+                file=name, line=line.line(), ply=i + 1,
             )
         if not isinstance(item.get("move"), str):
-            raise RecordError("a [[moves]] table needs move = \"…\"", file=name, line=line, ply=i + 1)
+            raise RecordError("a [[moves]] table needs move = \"…\"", file=name, line=line.line(), ply=i + 1)
         at = item.get("at")
         if at is not None and not isinstance(at, dt.datetime):
             raise RecordError("at must be a date-time such as 2026-11-22T14:01:00Z",
-                              file=name, line=line, ply=i + 1, move=item["move"])
+                              file=name, line=line.line(), ply=i + 1, move=item["move"])
         for key in ("comment", "digest", "signature"):
             if key in item and not isinstance(item[key], str):
-                raise RecordError(f"{key} must be text", file=name, line=line, ply=i + 1, move=item["move"])
+                raise RecordError(f"{key} must be text", file=name, line=line.line(), ply=i + 1, move=item["move"])
         try:
             pending = _pending(item["pending"], "pending", name) if "pending" in item else []
         except RecordError as exc:
-            raise exc.located(line=line, ply=i + 1, move=item["move"]) from None
+            raise exc.located(line=line.line(), ply=i + 1, move=item["move"]) from None
         leave = item.get("leave")
         if leave is not None:
             if not (isinstance(leave, list) and len(leave) == 2
                     and all(isinstance(t, dt.datetime) and t.tzinfo is not None for t in leave)):
                 raise RecordError("leave must be two UTC date-times, [FROM, TO]",
-                                  file=name, line=line, ply=i + 1, move=item["move"])
+                                  file=name, line=line.line(), ply=i + 1, move=item["move"])
             leave = (leave[0], leave[1])
         if "offer" in item and item["offer"] != "draw":
-            raise RecordError('offer must be "draw"', file=name, line=line, ply=i + 1, move=item["move"])
+            raise RecordError('offer must be "draw"', file=name, line=line.line(), ply=i + 1, move=item["move"])
         entries.append(Entry(item["move"], at, item.get("comment"), item.get("digest"),
                              item.get("signature"), line, pending, leave, item.get("offer")))
     for ply, entry in enumerate(entries, 1):
