@@ -273,8 +273,12 @@ def _quick_read(text: str) -> dict[str, Any] | None:
         doc = rtoml.loads(text)
     except (rtoml.TomlParsingError, ValueError, OverflowError, RecursionError):
         return None
-    _stdlib_times(doc)
+    if _TIME.search(text):
+        _stdlib_times(doc)
     return doc
+
+
+_TIME = re.compile(r"\d:\d\d")  # what any TOML date-time with a time holds
 
 
 def _named_before_declared(text: str) -> bool:
@@ -430,8 +434,10 @@ def _moves(raw: Any, text: str, name: str) -> list[Entry]:
         raise _fail(f"more than {MAX_PLIES} plies: not a game record", name)
     lines = _Lines(text, len(raw))
     entries = []
+    too_long = False  # a text over its limit somewhere: looked for below, after the other faults
     for i, item in enumerate(raw):
         if isinstance(item, str):
+            too_long = too_long or len(item) > MAX_MOVE_CHARS
             entries.append(Entry(item, line=_Where(lines, i)))
             continue
         line = _Where(lines, i)  # its number is looked up only for a message
@@ -469,7 +475,10 @@ def _moves(raw: Any, text: str, name: str) -> list[Entry]:
             raise RecordError('offer must be "draw"', file=name, line=line.line(), ply=i + 1, move=item["move"])
         entries.append(Entry(item["move"], at, item.get("comment"), item.get("digest"),
                              item.get("signature"), line, pending, leave, item.get("offer")))
-    for ply, entry in enumerate(entries, 1):
+        entry = entries[-1]
+        too_long = too_long or max(len(entry.move), len(entry.comment or ""), len(entry.digest or ""),
+                                   len(entry.signature or "")) > MAX_MOVE_CHARS
+    for ply, entry in enumerate(entries if too_long else (), 1):
         longest = max(len(entry.move), len(entry.comment or ""), len(entry.digest or ""),
                       len(entry.signature or ""))
         limit = MAX_MOVE_CHARS if len(entry.move) > MAX_MOVE_CHARS else MAX_TEXT_CHARS
