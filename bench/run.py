@@ -22,7 +22,7 @@ What is measured (and the targets, where there is one):
   position of all sample games;
 - `referee standings` over 10,000 records (a club's archive of finished 61-ply odd games among
   40 players): wall time, records judged per second, the processes that judged them.
-- archives (issue #18), each `referee validate` run side by side with tomllib's parse of the same
+- archives, each `referee validate` run side by side with tomllib's parse of the same
   files (reading them included), in interleaved rounds: 2,000 finished 61-ply odd records as
   [[moves]] tables (target: at most 0.8 × the parse), the same as plain `moves = [...]` arrays
   (at most 3 ×), and a mixed archive of 1,000 odd, hermit, harmijan and hermetica records (at
@@ -571,7 +571,7 @@ def report(results: dict[str, Any]) -> str:
         "",
         f"`referee validate` over 10,000 finished odd records: {memory['seconds_10000']:.1f} s, peak memory "
         f"{memory['records_10000_mib']:.0f} MiB (over 1,000: {memory['records_1000_mib']:.0f} MiB). A {hj['plies']}-ply "
-        f"Harmijan game replays in {hj['ms']:.1f} ms ({hj['before_ms']:.1f} ms before issue #18: "
+        f"Harmijan game replays in {hj['ms']:.1f} ms ({hj['before_ms']:.1f} ms before the speed work: "
         f"{hj['speed_up']:.1f} × faster). Load average during the run: "
         f"{', '.join(f'{x:.1f}' for x in results['load'])}.",
     ]

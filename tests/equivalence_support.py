@@ -1,4 +1,4 @@
-"""The outputs whose equality shows that the speed work (issue #18) changed no verdict.
+"""The outputs whose equality shows that the speed work changed no verdict.
 
 Each case is one record or one random game, and its outputs are everything a player could see
 of it: the verdict of `validate` (its JSON report, message and summary), `status --json`,

@@ -1,4 +1,4 @@
-"""What a player reads and looks at (issue #14): lines that fit a mail, names instead of seat
+"""What a player reads and looks at: lines that fit a mail, names instead of seat
 numbers where the record has them, the last comment, messages that name the rule, and the
 pictures of Hermetica, the crab game and Harmijan."""
 

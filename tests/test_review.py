@@ -1,4 +1,4 @@
-"""The review page and the animated replay (SPEC §7, issue #16).
+"""The review page and the animated replay (SPEC §7).
 
 The page is checked without a browser (its content, its escaping, its Content-Security-Policy,
 that nothing in it names an address) and once in a real headless Chromium, driven through the
