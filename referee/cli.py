@@ -8,8 +8,10 @@ an exit code; nothing below it prints or exits. No command reads, edits or write
 # No `from __future__ import annotations` here: typer reads every command's annotations at each
 # start, and string annotations cost it an evaluation apiece (milliseconds of start-up).
 import contextlib
+import copy
 import functools
 import json
+import os
 import sys
 from enum import Enum
 from typing import Any, Callable, Optional
@@ -490,4 +492,20 @@ def _root(
 
 
 def main() -> None:
-    app()
+    _app_for(sys.argv[1:])()
+
+
+def _app_for(args: list[str]) -> typer.Typer:
+    """The app with only the command that `args` name registered: typer builds the parser of
+    every registered command before it runs one, a few milliseconds of every start-up spent on
+    fifteen commands not asked for (README: Performance). No command named (`--help`,
+    `--version`, shell completion), the `key` group or a misspelt name: the whole app, so help
+    and errors list every command."""
+    if not args or "_REFEREE_COMPLETE" in os.environ:
+        return app
+    chosen = [info for info in app.registered_commands if info.name == args[0]]
+    if not chosen:
+        return app
+    one = copy.copy(app)  # its callback keeps it a group: `referee NAME …` parses as before
+    one.registered_commands, one.registered_groups = chosen, []
+    return one

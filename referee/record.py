@@ -14,7 +14,6 @@ import os
 import re
 from typing import Any, NamedTuple
 
-import tomli_w
 
 try:
     import rtoml
@@ -194,6 +193,8 @@ class Record:
 
 
 def _dumps(table: dict[str, Any]) -> str:
+    import tomli_w  # the writer: only commands that write a record load it
+
     return tomli_w.dumps(table)
 
 

@@ -29,7 +29,6 @@ from referee.games import GAMES, Game
 from referee.record import MAX_PLIES, MAX_RECORD_BYTES, MAX_TEXT_CHARS, Record, parse_record, read_record
 from referee.render.header import header, plain, text_head
 from referee.replay import Replay, replay, start
-from referee.turn import take_turn
 
 # SPEC §8: without --format, an output's extension names its format.
 EXTENSIONS = {".txt": "text", ".svg": "svg", ".png": "png", ".pdf": "pdf", ".html": "html",
@@ -225,6 +224,8 @@ def play_turn(path: str, move: str, *, seat: int | None = None, comment: str | N
               offer_draw: bool = False) -> Turn:
     """`referee move`: under the record's lock, replay it, take the turn as one transaction,
     write the picture (when asked) and then the record, once. A refused move writes nothing."""
+    from referee.turn import take_turn  # only `move` loads the turn's writer
+
     if comment is not None and len(comment) > MAX_TEXT_CHARS:
         raise UsageError(f"--comment: at most {MAX_TEXT_CHARS} characters, not {len(comment)}")
     if path == STDIN:
@@ -412,8 +413,15 @@ def _collector_paused() -> Iterator[None]:
     try:
         yield
     finally:
+        global _drawn
+        if not _drawn:
+            _drawn = True
+            gc.freeze()  # what the first drawing imported and compiled, out of every later walk
         if was_enabled:
             gc.enable()
+
+
+_drawn = False  # whether a drawing has run in this process (its imports then frozen)
 
 
 def _clock_moment(play: Replay, ply: int | None) -> dt.datetime | None:

@@ -165,3 +165,72 @@ def test_every_registered_game_answers_to_its_id():
     for game_id in REGISTRY:
         assert GAMES[game_id].id == game_id and game_id in GAMES
     assert GAMES.get("chess") is None and "chess" not in GAMES
+
+
+def test_status_reads_with_the_compiled_reader_and_loads_no_writer():
+    """tomllib is the fallback reader and tomli_w the writer: `status` of a plain record needs
+    neither (README: Performance)."""
+    pytest.importorskip("rtoml")
+    modules = _modules_after("status", str(SAMPLES / "odd" / "odd-5-finished-01.toml"))
+    assert "rtoml" in modules
+    assert not modules & {"tomllib", "tomli_w", "referee.turn"}
+
+
+# -- start-up: only the command asked for is built --------------------------------------------
+
+
+def test_a_named_command_is_built_alone_and_anything_else_gets_the_whole_app():
+    from referee import cli
+
+    every = [info.name for info in cli.app.registered_commands]
+    assert [info.name for info in cli._app_for(["move", "game.toml", "b e5"]).registered_commands] == ["move"]
+    for args in ([], ["--help"], ["--version"], ["key", "new"], ["stat"], ["-h", "move"]):
+        assert [info.name for info in cli._app_for(args).registered_commands] == every
+    assert [info.name for info in cli.app.registered_commands] == every  # the app itself untouched
+
+
+@pytest.mark.parametrize("args, shown", [
+    (["move", "--help"], "referee move [OPTIONS] {FILE} {MOVE}"),
+    (["status", "--nope", "x.toml"], "No such option: --nope"),
+    (["stat", "x.toml"], "Did you mean 'status'?"),
+    (["--help"], "standings"),
+])
+def test_the_command_line_reads_as_before_when_one_command_is_built(args, shown):
+    done = subprocess.run([sys.executable, "-m", "referee", *args], capture_output=True, text=True)
+    assert shown in done.stdout + done.stderr
+    assert "Traceback" not in done.stderr
+
+
+# -- templates compiled once --------------------------------------------------------------------
+
+
+def _environment(folder: Path):
+    import jinja2
+
+    from referee.render import templates
+
+    return jinja2.Environment(loader=jinja2.FunctionLoader(templates._load),
+                              bytecode_cache=templates._CompiledTemplates(str(folder), "t-%s.jinja"),
+                              trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+
+
+def test_a_compiled_template_is_kept_and_a_damaged_one_ignored(tmp_path, monkeypatch):
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    context = {"head": ["Odd"], "rows": ["a b"], "legend": ["X black"]}
+    first = _environment(tmp_path).get_template("diagram.txt.j2").render(**context)
+    kept = list(tmp_path.glob("t-*.jinja"))
+    assert len(kept) == 1
+    assert _environment(tmp_path).get_template("diagram.txt.j2").render(**context) == first
+    kept[0].write_bytes(kept[0].read_bytes()[:40] + b"\x00garbage")
+    assert _environment(tmp_path).get_template("diagram.txt.j2").render(**context) == first
+
+
+def test_no_compiled_template_is_written_where_python_writes_no_bytecode(tmp_path, monkeypatch):
+    monkeypatch.setattr(sys, "dont_write_bytecode", True)
+    _environment(tmp_path).get_template("diagram.txt.j2")
+    assert list(tmp_path.iterdir()) == []
+    read_only = tmp_path / "ro"
+    read_only.mkdir()
+    read_only.chmod(0o555)
+    monkeypatch.setattr(sys, "dont_write_bytecode", False)
+    _environment(read_only / "cache").get_template("diagram.txt.j2")  # no error, nothing kept

@@ -10,7 +10,6 @@ never depends on a file its reader may lack (SPEC §1).
 from __future__ import annotations
 
 import copy
-import tomllib
 from functools import cache
 from typing import Any
 
@@ -27,8 +26,9 @@ def _builtin(kind: str, name: str) -> dict[str, Any] | None:
     if len(name) > MAX_NAME or not name.replace("-", "").isalnum():
         return None  # a path, not a name (and never a file name the system would refuse)
     # Imported here: only games with data files (crab, hermetica) look one up, and
-    # importlib.resources brings tempfile and random with it, 3–4 ms of every other command's
-    # start-up.
+    # importlib.resources (which brings tempfile and random) and tomllib cost every other
+    # command's start-up 5–6 ms.
+    import tomllib
     from importlib import resources
 
     resource = resources.files(__package__).joinpath(f"{kind}-{name}.toml")

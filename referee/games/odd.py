@@ -10,7 +10,7 @@ from typing import Any, Mapping, NamedTuple
 
 from referee.errors import IllegalMoveError, NotationError
 from referee.games.base import Game, Move, Option, Outcome, count
-from referee.geometry import HexHexGrid, hexhex_grid
+from referee.geometry.hexhex import HexHexGrid, hexhex_grid
 from referee.picture import Picture, PieceKind
 
 EMPTY, BLACK, WHITE = 0, 1, 2

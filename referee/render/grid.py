@@ -7,8 +7,7 @@ Everything a template shows is computed here: the templates only place values an
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-from typing import Any, Callable, Mapping
+from typing import Any, Callable, Mapping, NamedTuple
 
 from referee.picture import Picture
 from referee.render import page
@@ -41,8 +40,7 @@ def _with_notes(head: Header, picture: Picture) -> Header:
     return head._replace(status=[*picture.notes, *head.status])
 
 
-@dataclass(frozen=True)
-class SvgCell:
+class SvgCell(NamedTuple):
     name: str
     points: str
     cx: float
@@ -51,16 +49,14 @@ class SvgCell:
     marked: bool
 
 
-@dataclass(frozen=True)
-class SvgText:
+class SvgText(NamedTuple):
     x: float
     y: float
     css: str
     text: str
 
 
-@dataclass(frozen=True)
-class SvgKey:
+class SvgKey(NamedTuple):
     """One entry of the legend: a sample piece (or the last-move mark) and its words."""
 
     x: float
@@ -70,8 +66,7 @@ class SvgKey:
     text: SvgText
 
 
-@dataclass(frozen=True)
-class SvgArrow:
+class SvgArrow(NamedTuple):
     x1: float
     y1: float
     x2: float

@@ -18,7 +18,7 @@ from referee.errors import IllegalMoveError, NotationError
 from referee.games.base import Game, Move, Option, Outcome, Pass, count
 from referee.games.harmijan.position import EMPTY, Counted, Creatures, once, stays_joined
 from referee.games.harmijan.scoring import BLACK, COLOUR, WHITE, ShapeClass, compare, shape_form
-from referee.geometry import HexHexGrid, hexhex_grid
+from referee.geometry.hexhex import HexHexGrid, hexhex_grid
 from referee.picture import Picture, PieceKind
 
 LETTER = {BLACK: "b", WHITE: "w"}
