@@ -258,7 +258,9 @@ _ESCAPE = re.compile(r"\\[ex]")
 _SHORT_TIME = re.compile(r":\d\d(?![:0-9a-fA-F])(?<!:\d\d:\d\d)")
 # - a table declared after a table inside it ([a.b] before [a]): rtoml puts it where it is
 #   declared, tomllib where it was first named (and refuses some such records rtoml reads).
-_DOTTED_HEADER = re.compile(r"\[[^\]\n.]*\.")
+# Both scans are anchored at the start of a line, where a header stands: unanchored, a line of
+# thousands of "[" would cost the first one time quadratic in its length.
+_DOTTED_HEADER = re.compile(r"^[ \t]*\[\[?[^\]\n.]*\.", re.MULTILINE)
 _HEADER = re.compile(r"^[ \t]*\[\[?([^\]\n]*)\]", re.MULTILINE)
 
 

@@ -44,6 +44,19 @@ def test_a_key_of_thousands_of_dotted_parts_is_refused_at_once(cli, text):
     assert result.exit_code == 1 and "dotted parts" in result.output
 
 
+@pytest.mark.parametrize("body", ["a = " + "[" * 2_000_000, "[" * 2_000_000 + "a.b]"],
+                         ids=["nested arrays", "a header of brackets"])
+def test_a_line_of_millions_of_brackets_is_refused_at_once(tmp_path, body):
+    """The scans that decide which TOML reader reads a record once took time quadratic in such
+    a line (200,000 brackets: a minute; a 4 MB record: days). In a process of its own, so that a
+    relapse fails here after a minute instead of hanging the suite."""
+    record = tmp_path / "deep.toml"
+    record.write_text('format = 1\ngame = "odd"\n' + body + "\n")
+    done = subprocess.run([sys.executable, "-m", "referee", "validate", str(record)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1 and "broken TOML" in done.stdout + done.stderr
+
+
 def test_a_board_file_with_a_deep_key_is_refused_at_once(cli):
     Path("board.toml").write_text("a" + ".a" * 40_000 + " = 1\n")
     result = cli("new", "hermetica", "-o", "h.toml", "-O", "board=board.toml")
