@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from abc import ABC, abstractmethod
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Mapping, NamedTuple
+from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterator, Mapping, NamedTuple
 
 from referee.errors import UsageError
 
@@ -99,6 +99,37 @@ class Pass(Move):
 
     def __str__(self) -> str:
         return "pass"
+
+
+class CanAct(Mapping[int, bool]):
+    """Side (1 or 2: a seat, or a colour) → whether it can act in a position, each side searched
+    for only when first asked. In games where a side that cannot act passes (R-G3), that search
+    is most of what replaying a ply would cost; but a legal move shows by itself that its side
+    can act (`found`), so after most plies no search runs at all."""
+
+    __slots__ = ("_search", "_known")
+
+    def __init__(self, search: Callable[[int], bool]):
+        self._search = search
+        self._known: dict[int, bool] = {}
+
+    def __getitem__(self, side: int) -> bool:
+        if side not in (1, 2):
+            raise KeyError(side)
+        known = self._known.get(side)
+        if known is None:
+            known = self._known[side] = self._search(side)
+        return known
+
+    def found(self, side: int) -> None:
+        """`side` can act here: one of its moves was just found legal."""
+        self._known[side] = True
+
+    def __iter__(self) -> Iterator[int]:
+        return iter((1, 2))
+
+    def __len__(self) -> int:
+        return 2
 
 
 class Game(ABC):

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from functools import cached_property
-from typing import Any, Iterator, Mapping
+from typing import Any, Mapping
 
 from referee.errors import IllegalMoveError, NotationError
-from referee.games.base import Game, Move, Option, Outcome, Pass, count
+from referee.games.base import CanAct, Game, Move, Option, Outcome, Pass, count
 from referee.geometry import hexhex_grid, square_grid
 from referee.geometry.grid import Grid
 from referee.picture import Picture, PieceKind
@@ -79,9 +79,9 @@ class HermitState:
         return [c for c in self.grid if self.why_not(seat, c) is None]
 
     @cached_property
-    def can_place(self) -> "_CanPlace":
-        """Whether seat 1 and seat 2 (items 0 and 1) can place."""
-        return _CanPlace(self)
+    def can_place(self) -> CanAct:
+        """Seat → whether it can place anywhere (R-HE1…R-HE4)."""
+        return CanAct(lambda seat: any(self.may_drop(seat, cell) for cell in self.grid))
 
     def group_counts(self, seat: int) -> dict[str, int]:
         mine = [len(cells) for cells in self._groups[1] if self.stones[cells[0]] == seat]
@@ -91,35 +91,6 @@ class HermitState:
             "threes": mine.count(3),
             "fives": mine.count(5),
         }
-
-
-class _CanPlace:
-    """Whether each seat can place (R-HE1–R-HE3), looked for only when first asked: after most
-    plies the seat to move is known to place by its next drop (Hermit.apply), and the board
-    need not be searched."""
-
-    __slots__ = ("_state", "_known")
-
-    def __init__(self, state: HermitState):
-        self._state = state
-        self._known: list[bool | None] = [None, None]
-
-    def __getitem__(self, index: int) -> bool:
-        known = self._known[index]
-        if known is None:
-            seat, state = index + 1, self._state
-            known = self._known[index] = any(state.may_drop(seat, c) for c in state.grid)
-        return known
-
-    def __iter__(self) -> Iterator[bool]:
-        return (self[index] for index in (0, 1))
-
-    def __len__(self) -> int:
-        return 2
-
-    def found(self, seat: int) -> None:
-        """`seat` can place here: one of its drops was just checked."""
-        self._known[seat - 1] = True
 
 
 class Hermit(Game):
@@ -165,7 +136,7 @@ class Hermit(Game):
     def apply(self, state: HermitState, move: Move) -> HermitState:
         seat = state.turn
         if isinstance(move, Pass):
-            if state.can_place[seat - 1]:
+            if state.can_place[seat]:
                 raise IllegalMoveError(
                     f"seat {seat} can place, so it may not pass (R-G3)"
                 )
@@ -175,7 +146,7 @@ class Hermit(Game):
         # The drop is checked first: a legal one shows that its seat can place, so the board
         # is searched for a place only when this one is refused.
         reason = state.why_not(seat, move.cell)
-        if reason and not state.can_place[seat - 1]:
+        if reason and not state.can_place[seat]:
             seat = 3 - seat  # the pass of the seat that cannot place is implied (SPEC §5)
             reason = state.why_not(seat, move.cell)
         if reason:
@@ -196,9 +167,9 @@ class Hermit(Game):
         return [Drop(c, state.grid.name(c)) for c in state.legal_cells(seat)]
 
     def to_move(self, state: HermitState) -> int | None:
-        if state.can_place[state.turn - 1]:
+        if state.can_place[state.turn]:
             return state.turn
-        if state.can_place[2 - state.turn]:
+        if state.can_place[3 - state.turn]:
             return 3 - state.turn
         return None
 
@@ -206,11 +177,11 @@ class Hermit(Game):
         return state.turn if isinstance(move, Pass) else self.to_move(state)
 
     def must_pass(self, state: HermitState) -> bool:
-        return not state.can_place[state.turn - 1] and state.can_place[2 - state.turn]
+        return not state.can_place[state.turn] and state.can_place[3 - state.turn]
 
     def outcome(self, state: HermitState) -> Outcome | None:
         # The seat to move first: after most plies it is known to place without a search.
-        if state.can_place[state.turn - 1] or state.can_place[2 - state.turn]:
+        if state.can_place[state.turn] or state.can_place[3 - state.turn]:
             return None
         one, two = state.group_counts(1), state.group_counts(2)
         # R-HE5: most groups, then most hermits, then most threes, then the last placer.
@@ -242,7 +213,7 @@ class Hermit(Game):
                 f"{count(c['hermits'], 'hermit')} + {count(c['threes'], 'three')} + "
                 f"{count(c['fives'], 'five')}; {count(state.left[seat - 1], 'stone')} left"
             )
-        stuck = [seat for seat in (1, 2) if not state.can_place[seat - 1]]
+        stuck = [seat for seat in (1, 2) if not state.can_place[seat]]
         lines += [f"Seat {seat} cannot place." for seat in stuck]
         return lines
 

@@ -15,7 +15,7 @@ from types import MappingProxyType
 from typing import Any, Iterator, Mapping
 
 from referee.errors import IllegalMoveError, NotationError
-from referee.games.base import Game, Move, Option, Outcome, Pass, count
+from referee.games.base import CanAct, Game, Move, Option, Outcome, Pass, count
 from referee.games.harmijan.position import EMPTY, Counted, Creatures, once, stays_joined
 from referee.games.harmijan.scoring import BLACK, COLOUR, WHITE, ShapeClass, compare, shape_form
 from referee.geometry.hexhex import HexHexGrid, hexhex_grid
@@ -339,9 +339,9 @@ class HarmijanState:
                 yield f"{names[mover]}{sep}{names[step.cell]} {names[places[0][0]]}"
 
     @once
-    def can_turn(self) -> Mapping[int, bool]:
+    def can_turn(self) -> CanAct:
         """Colour → whether it has a legal turn (R-HJ5)."""
-        return _CanTurn(self)
+        return CanAct(self.has_turn)
 
     # -- scoring (R-HJ6, R-HJ7) -------------------------------------------------------------
 
@@ -752,34 +752,6 @@ def _wrap(head: str, items: list[str], width: int = 76) -> list[str]:
             line = "   "
         line = f"{line} {item}"
     return lines + [line]
-
-
-class _CanTurn(Mapping[int, bool]):
-    """Whether each colour has a legal turn, each searched for only when first asked: the
-    search is most of what a ply costs to replay, and most plies ask only about one colour."""
-
-    __slots__ = ("_state", "_known")
-
-    def __init__(self, state: HarmijanState):
-        self._state = state
-        self._known: dict[int, bool] = {}
-
-    def __getitem__(self, colour: int) -> bool:
-        if colour not in (BLACK, WHITE):
-            raise KeyError(colour)
-        if colour not in self._known:
-            self._known[colour] = self._state.has_turn(colour)
-        return self._known[colour]
-
-    def found(self, colour: int) -> None:
-        """`colour` has a legal turn here: one was just checked (`Harmijan.apply`)."""
-        self._known[colour] = True
-
-    def __iter__(self) -> Iterator[int]:
-        return iter((BLACK, WHITE))
-
-    def __len__(self) -> int:
-        return 2
 
 
 def _counted(state: HarmijanState, stones: tuple[int, ...], turn: int, black_seat: int | None = None) -> HarmijanState:
