@@ -437,11 +437,11 @@ def _moves(raw: Any, text: str, name: str) -> list[Entry]:
         raise _fail(f"more than {MAX_PLIES} plies: not a game record", name)
     lines = _Lines(text, len(raw))
     entries = []
-    too_long = False  # a text over its limit somewhere: looked for below, after the other faults
+    longest: list[int] = []  # each entry's longest text, held to its limit after the other faults
     for i, item in enumerate(raw):
         if isinstance(item, str):
-            too_long = too_long or len(item) > MAX_MOVE_CHARS
             entries.append(Entry(item, line=_Where(lines, i)))
+            longest.append(len(item))
             continue
         line = _Where(lines, i)  # its number is looked up only for a message
         if not isinstance(item, dict):
@@ -479,15 +479,14 @@ def _moves(raw: Any, text: str, name: str) -> list[Entry]:
         entries.append(Entry(item["move"], at, item.get("comment"), item.get("digest"),
                              item.get("signature"), line, pending, leave, item.get("offer")))
         entry = entries[-1]
-        too_long = too_long or max(len(entry.move), len(entry.comment or ""), len(entry.digest or ""),
-                                   len(entry.signature or "")) > MAX_MOVE_CHARS
-    for ply, entry in enumerate(entries if too_long else (), 1):
-        longest = max(len(entry.move), len(entry.comment or ""), len(entry.digest or ""),
-                      len(entry.signature or ""))
-        limit = MAX_MOVE_CHARS if len(entry.move) > MAX_MOVE_CHARS else MAX_TEXT_CHARS
-        if longest > limit:
-            raise RecordError(f"a text of {longest} characters is too long here (at most {limit})",
-                              file=name, line=entry.line, ply=ply)
+        longest.append(max(len(entry.move), len(entry.comment or ""), len(entry.digest or ""),
+                           len(entry.signature or "")))
+    if max(longest, default=0) > MAX_MOVE_CHARS:  # rare: find the first entry over its limit
+        for ply, (entry, size) in enumerate(zip(entries, longest), 1):
+            limit = MAX_MOVE_CHARS if len(entry.move) > MAX_MOVE_CHARS else MAX_TEXT_CHARS
+            if size > limit:
+                raise RecordError(f"a text of {size} characters is too long here (at most {limit})",
+                                  file=name, line=entry.line, ply=ply)
     return entries
 
 
