@@ -794,3 +794,19 @@ def test_player_seat_beyond_the_game_is_record_error():
     with pytest.raises(RecordError) as info:
         load('format = 1\ngame = "odd"\n[players]\n3 = "Cy"\n')
     assert info.value.exit_code == 1
+
+
+@pytest.mark.parametrize("comment, move, refused", [
+    ("x" * 600, "b a1", None),  # a long comment is fine
+    ("x" * 10_001, "b a1", "a text of 10001 characters is too long here (at most 10000)"),
+    (None, "b " + "a" * 600, "a text of 602 characters is too long here (at most 500)"),
+])
+def test_texts_are_held_to_their_limits_at_the_ply_that_holds_them(comment, move, refused):
+    table = f'[[moves]]\nmove = "{move}"\n' + (f'comment = "{comment}"\n' if comment else "")
+    text = 'format = 1\ngame = "odd"\n\n[[moves]]\nmove = "w c3"\n\n' + table
+    if refused is None:
+        assert parse_record(text.encode()).moves[1].comment == comment
+        return
+    with pytest.raises(RecordError) as caught:
+        parse_record(text.encode())
+    assert refused in str(caught.value) and caught.value.ply == 2 and caught.value.line == 8  # the move's line
