@@ -9,6 +9,7 @@ plies (a ratio of two timings on the same machine), and a command imports only w
 from __future__ import annotations
 
 import ast
+import functools
 import gc
 import random
 import subprocess
@@ -115,11 +116,13 @@ print(repr(sorted(sys.modules)), file=sys.stderr)  # repr, not json: json is che
 """
 
 
-def _modules_after(*args: str) -> set[str]:
+@functools.cache
+def _modules_after(*args: str) -> frozenset[str]:
+    """The modules a command has loaded when it ends (run once per command line)."""
     done = subprocess.run(
         [sys.executable, "-c", _PROBE, *args], capture_output=True, text=True, check=True
     )
-    return set(ast.literal_eval(done.stderr.strip().splitlines()[-1]))
+    return frozenset(ast.literal_eval(done.stderr.strip().splitlines()[-1]))
 
 
 def test_status_imports_one_game_and_no_drawing_code():
@@ -152,6 +155,13 @@ def test_the_command_runs_with_the_garbage_collector_on(monkeypatch):
     finally:
         gc.unfreeze()
     assert seen == [True] and gc.isenabled()
+
+
+def test_other_commands_load_no_club_code():
+    """The process pool and the page are loaded by `standings` and `pairings` alone (README:
+    Performance)."""
+    modules = _modules_after("status", str(SAMPLES / "odd" / "odd-5-finished-01.toml"))
+    assert not {"referee.club", "referee.standings", "concurrent.futures", "multiprocessing"} & set(modules)
 
 
 def test_validate_imports_no_rendering():

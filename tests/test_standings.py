@@ -8,14 +8,11 @@ expected rows are tallied here from the games' own outcomes, not by the standing
 
 from __future__ import annotations
 
-import ast
 import datetime as dt
 import json
 import random
 import re
 import shutil
-import subprocess
-import sys
 from collections import Counter
 from itertools import combinations
 from pathlib import Path
@@ -456,22 +453,3 @@ def test_a_missing_path_is_exit_2_and_an_empty_folder_has_no_standings(cli, tmp_
     assert "no records found" in empty.stderr
 
 
-_PROBE = """
-import sys
-from referee.cli import main
-sys.argv = ["referee", *sys.argv[1:]]
-try:
-    main()
-except SystemExit:
-    pass
-print(repr(sorted(sys.modules)), file=sys.stderr)
-"""
-
-
-def test_other_commands_load_no_club_code():
-    """The process pool and the page are loaded by `standings` and `pairings` alone (README:
-    Performance)."""
-    done = subprocess.run([sys.executable, "-c", _PROBE, "status", str(SAMPLES / "odd" / "odd-5-finished-01.toml")],
-                          capture_output=True, text=True, check=True)
-    modules = ast.literal_eval(done.stderr.strip().splitlines()[-1])
-    assert not {"referee.club", "referee.standings", "concurrent.futures", "multiprocessing"} & set(modules)
