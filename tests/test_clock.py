@@ -50,6 +50,12 @@ def play(cli, at, when, move, *extra, code=0):
 # -- the control ---------------------------------------------------------------------------
 
 
+def read_mail(path):
+    """A written mail and its plain-text body."""
+    message = email.message_from_bytes(Path(path).read_bytes(), policy=email.policy.default)
+    return message, message.get_body(("plain",)).get_content()
+
+
 def test_new_writes_the_iccf_control_started_now_SPEC_6_record_keys(cli, at):
     new_game(cli, at, "10/50d", "--leave", "14")
     record = read_record("g.toml")
@@ -278,9 +284,9 @@ def test_the_mail_subject_and_body_give_the_time_left(cli, at):
     play(cli, at, "2026-11-02T12:00:00Z", "b a1")
     at("2026-11-03T08:00:00Z")
     assert cli("mail", "g.toml", "-o", "m.eml").exit_code == 0
-    message = email.message_from_bytes(Path("m.eml").read_bytes(), policy=email.policy.default)
+    message, body = read_mail("m.eml")
     assert "49 days 4 h left" in message["Subject"]
-    assert "Bo to move: 49 days 4 hours left, until" in message.get_body(("plain",)).get_content()
+    assert "Bo to move: 49 days 4 hours left, until" in body
 
 
 def test_remind_writes_a_mail_to_the_seat_to_move_SPEC_6_remind(cli, at):
@@ -288,9 +294,9 @@ def test_remind_writes_a_mail_to_the_seat_to_move_SPEC_6_remind(cli, at):
     play(cli, at, "2026-11-02T12:00:00Z", "b a1")
     at("2026-11-10T12:00:00Z")
     assert cli("remind", "g.toml", "-o", "r.eml").exit_code == 0
-    message = email.message_from_bytes(Path("r.eml").read_bytes(), policy=email.policy.default)
+    message, body = read_mail("r.eml")
     assert message["To"] == "Bo <bo@example.org>"
-    assert "42 days left, until 2026-12-22 12:00 UTC" in message.get_body(("plain",)).get_content()
+    assert "42 days left, until 2026-12-22 12:00 UTC" in body
     assert cli("remind", "g.toml", "-o", "r.eml").exit_code == 2  # exists, no --force
 
 

@@ -138,7 +138,8 @@ def test_another_game_is_caught_by_mine_at_its_header(cli, tmp_path, game):
     assert result.exit_code == 1 and "its id" in result.stderr
 
 
-def test_a_truncated_record_is_caught_with_against(cli, tmp_path, game):
+def ann_and_a_shorter_copy(cli, tmp_path, game):
+    """Ann's copy after Bo's reply has reached her (2 plies), and a copy cut after ply 1."""
     ann, bo = two_players(cli, tmp_path, game)
     cli("move", bo, "w c3")
     cli("mail", bo, "-o", "to-ann.eml")
@@ -147,6 +148,11 @@ def test_a_truncated_record_is_caught_with_against(cli, tmp_path, game):
     record.moves = record.moves[:1]
     short = tmp_path / "short.toml"
     short.write_text(record.to_toml())
+    return ann, short
+
+
+def test_a_truncated_record_is_caught_with_against(cli, tmp_path, game):
+    ann, short = ann_and_a_shorter_copy(cli, tmp_path, game)
     assert cli("validate", short).exit_code == 0  # a shorter game is still a game…
     result = cli("verify", short, "--against", ann)
     assert result.exit_code == 1 and "truncated" in result.stderr  # …but not the one we played
@@ -154,14 +160,7 @@ def test_a_truncated_record_is_caught_with_against(cli, tmp_path, game):
 
 
 def test_an_older_mail_is_nothing_new_and_leaves_my_copy_alone_SPEC_8(cli, tmp_path, game):
-    ann, bo = two_players(cli, tmp_path, game)
-    cli("move", bo, "w c3")
-    cli("mail", bo, "-o", "to-ann.eml")
-    cli("receive", "to-ann.eml", "--mine", ann)
-    record = read_record(ann)
-    record.moves = record.moves[:1]
-    short = tmp_path / "short.toml"
-    short.write_text(record.to_toml())
+    ann, short = ann_and_a_shorter_copy(cli, tmp_path, game)
     before = ann.read_bytes()
     result = cli("receive", short, "--mine", ann)
     assert result.exit_code == 0 and "nothing new: your copy is ahead (ply 2)" in result.stdout
