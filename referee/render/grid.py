@@ -185,15 +185,11 @@ def paper(game: Any, options: Mapping[str, Any], picture: Picture, paper_name: s
     labels = [(*place(lb.x, lb.y), lb.text) for lb in shapes.labels]
     return render(
         "paper.svg.j2",
-        width=sheet.width,
-        height=sheet.height,
-        title=f"{game.name} ({game.credit})",
-        subtitle=(f"{option_summary(options)} · {len(grid)} cells · {unit:.1f} mm cells · "
-                  f"{page.PAPER_NAMES[paper_name]} {sheet.orientation}"),
-        **page.SHEET_HEADING,
+        **sheet.frame(f"{game.name} ({game.credit})",
+                      f"{option_summary(options)} · {len(grid)} cells · {unit:.1f} mm cells · "
+                      f"{page.PAPER_NAMES[paper_name]} {sheet.orientation}"),
         polygons=polygons,
         labels=labels,
         label_size=round(unit * LABEL_SIZE, 2),
         line_width=round(max(unit * 0.025, 0.3), 3),
-        bar=sheet.scale_bar(),
     )

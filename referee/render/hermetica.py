@@ -449,12 +449,10 @@ def paper(game, options: Mapping[str, Any], picture: HermeticaPicture, paper_nam
         marks.append(Words(x, round(y + unit * 0.24, 3), "prime", "Prime"))
     return render(
         "hermetica-paper.svg.j2",
-        width=sheet.width,
-        height=sheet.height,
-        title=f"{game.name} ({game.credit}) · {scheme} scheme",
-        subtitle=(f"{option_summary(options)} · {len(grid)} hexes · {unit:.1f} mm between centres · "
-                  f"{page.PAPER_NAMES[paper_name]} {sheet.orientation} · shaded edge hexes: the Horizons (Sun below, Moon above)"),
-        **page.SHEET_HEADING,
+        **sheet.frame(f"{game.name} ({game.credit}) · {scheme} scheme",
+                      f"{option_summary(options)} · {len(grid)} hexes · {unit:.1f} mm between centres · "
+                      f"{page.PAPER_NAMES[paper_name]} {sheet.orientation} · shaded edge hexes: the "
+                      "Horizons (Sun below, Moon above)"),
         hexes=_hexes(board, place),
         walls=wall_shapes,
         names=names,
@@ -464,5 +462,4 @@ def paper(game, options: Mapping[str, Any], picture: HermeticaPicture, paper_nam
         mark_size=round(unit * 0.15, 2),
         label_size=round(unit * 0.38, 2),
         line_width=round(max(unit * 0.025, 0.3), 3),
-        bar=sheet.scale_bar(),
     )

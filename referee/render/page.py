@@ -71,6 +71,12 @@ class Sheet(NamedTuple):
         top = PAPER_MARGIN + TITLE_BLOCK + (room - board_h * self.cell) / 2
         return left, top
 
+    def frame(self, title: str, subtitle: str) -> dict[str, object]:
+        """What every printable sheet's template places around its board: the page size, the
+        heading where every sheet has it, and the scale bar."""
+        return {"width": self.width, "height": self.height, "title": title, "subtitle": subtitle,
+                **SHEET_HEADING, "bar": self.scale_bar()}
+
     def scale_bar(self) -> "ScaleBar":
         """The 100 mm bar at the foot of the sheet, its ticks every centimetre and its words."""
         left, bottom = PAPER_MARGIN, self.height - PAPER_MARGIN
