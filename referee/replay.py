@@ -60,8 +60,9 @@ class Replay:
         self.movers = [] if movers is None else movers  # movers[k-1] is the seat that made ply k
         self.ended = ended  # (ply, outcome) of a resignation, a time claim or an agreed draw
         # The seal of each ply of `record` (seal.py), as `replay` checked it or the turn that
-        # wrote the record made it. Plies tried on a fork have none.
-        self._digests: list[str] | None = [] if digests is None else digests
+        # wrote the record made it; None until asked for (`digests`). Plies tried on a fork
+        # have none.
+        self._digests = digests
         self.standing = [Standing()] if standing is None else standing  # standing[k] after k plies
 
     @property
@@ -69,7 +70,7 @@ class Replay:
         if self._digests is None:
             # A record that stores no digest has nothing to check against its chain, so the
             # chain is worked out only when asked for (a turn, verify): `validate` of a
-            # hand-typed record never needs it.
+            # hand-typed record never needs it. (Of the plies replayed so far.)
             self._digests = seal.chain(self.record, self.entries[: len(self.record.moves)])
         return self._digests
 
@@ -174,7 +175,7 @@ class Replay:
                 move = self.game.parse(state, text)
                 after = self.game.apply(state, move)
             except RefereeError:
-                self._refuse_after_the_end()
+                self._refuse_after_the_end()  # over before this move: that refusal comes first
                 raise
             self._refuse_after_the_end()
             mover = self.game.mover(state, move)
