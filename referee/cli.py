@@ -133,7 +133,7 @@ def new_command(
 def move_command(
     file: str = typer.Argument(..., metavar="FILE", help="The record file."),
     move: str = typer.Argument(..., metavar="MOVE", help="The move, in the game's notation (see `referee games`)."),
-    seat: Optional[int] = typer.Option(None, "--as", metavar="SEAT", help="Refuse the move unless SEAT is to move."),
+    seat: Optional[str] = typer.Option(None, "--as", metavar="SEAT", help="Refuse the move unless SEAT is to move: a seat number, or a player's name or address as in [players]."),
     comment: Optional[str] = typer.Option(None, "--comment", metavar="TEXT", help="A comment stored with the move."),
     if_moves: Optional[list[str]] = typer.Option(None, "--if", metavar="MOVE", help="A conditional move: if the opponent replies MOVE … (repeatable, each with a --then)."),
     then_moves: Optional[list[str]] = typer.Option(None, "--then", metavar="MOVE", help="… then play this MOVE for me."),
@@ -421,16 +421,19 @@ def receive_command(
     output: Optional[str] = typer.Option(None, "-o", "--output", metavar="FILE", help="Where to save the record (default: the --mine file)."),
     mine: Optional[str] = typer.Option(None, "--mine", metavar="MY_COPY", help="The copy you last sent: the received record must extend it, ply for ply."),
     force: bool = typer.Option(False, "--force", help="Replace FILE if it exists (the --mine file is always replaced)."),
+    seat: Optional[str] = typer.Option(None, "--as", metavar="SEAT", help="Your seat, for --mine: a seat number, or your name or address as in [players] (default: the mail's To, when it is one seat's address)."),
+    accept_start: bool = typer.Option(False, "--accept-start", help="Accept a clock that started more than a day before the game reached you."),
 ) -> None:
     """Take the record out of a received message, check it, and save it.
 
     With --mine, every ply of your own copy must be in the received record unchanged (moves
-    and digests), so an opponent cannot alter the past. If MY_COPY does not exist yet (the
-    first mail of a game), the record is saved there.
+    and digests), so an opponent cannot alter the past, and no new ply may have been made in
+    your seat's name: your seat is --as SEAT, or the seat whose address the mail was sent to.
+    If MY_COPY does not exist yet (the first mail of a game), the record is saved there.
 
-    Example: referee receive from-bo.eml --mine game.toml
+    Example: referee receive from-bo.eml --mine game.toml --as Ann
     """
-    received = session.receive(message_file, output, mine, force)
+    received = session.receive(message_file, output, mine, force, seat, accept_start)
     if received.saved_to is None:
         typer.echo(f"nothing new: your copy is ahead (ply {received.mine}); {mine} is unchanged.")
         return

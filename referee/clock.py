@@ -7,20 +7,69 @@ more than `cap`). Each ply costs its mover the time since the ply before it, les
 with that seat's declared leave. The flag is soft: a move made with no time left is legal, and
 the overdraft stays on the clock; the opponent may then claim the game (`claim time`).
 
-Pure: the current time is handed in (session.now() reads the system clock or REFEREE_NOW).
-Times are aware datetimes in UTC; durations are seconds inside, days outside.
+Pure but for `now()`, the one place the referee reads the time (the system clock, or
+REFEREE_NOW); everything else is handed the moment. Times are aware datetimes in UTC, between
+1970 and 9999 (SPEC §9: a date outside is a record error, and no sum of dates overflows);
+durations are seconds inside, days outside.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import math
+import os
 import re
 from typing import Any, Mapping, NamedTuple
+
+from referee.errors import UsageError
 
 DAY = 86_400.0
 UTC = dt.timezone.utc
 MAX_DAYS = 3_650.0  # no control or leave of more than ten years
+# SPEC §9: the dates a record may hold. Python's own limits are years 1 and 9999, and a time
+# zone or a sum of days takes a date past them (OverflowError): the years before 1970 carry
+# no correspondence game, and the end of 9999 is the last moment any sum is allowed to reach.
+EARLIEST = dt.datetime(1970, 1, 1, tzinfo=UTC)
+LATEST = dt.datetime(9999, 12, 31, 23, 59, 59, tzinfo=UTC)
+
+
+def now() -> dt.datetime:
+    """Now, in UTC to the second: the system clock, or REFEREE_NOW (an RFC 3339 date-time)
+    wherever the referee needs now (SPEC §6): the stamps it writes, the clocks it shows, the
+    limit of stamps it accepts (SPEC §9)."""
+    given = os.environ.get("REFEREE_NOW")
+    if not given:
+        return dt.datetime.now(UTC).replace(microsecond=0)
+    try:
+        moment = dt.datetime.fromisoformat(given.strip().replace("z", "Z"))
+    except ValueError:
+        raise UsageError(f"REFEREE_NOW={given!r} is no date-time such as 2026-11-22T14:00:00Z") from None
+    if moment.tzinfo is None:
+        raise UsageError(f"REFEREE_NOW={given!r} needs its time zone, e.g. 2026-11-22T14:00:00Z")
+    try:
+        return bounded(moment, "REFEREE_NOW").astimezone(UTC)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+
+
+def bounded(moment: dt.datetime, what: str) -> dt.datetime:
+    """`moment` as it is, or ValueError when it lies outside the years 1970–9999 (SPEC §9); a
+    moment without a time zone is taken as UTC."""
+    try:
+        utc = moment.astimezone(UTC) if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
+    except OverflowError:  # 9999-12-31T23:00:00-05:00 is in the year 10000
+        utc = None
+    if utc is None or not EARLIEST <= utc <= LATEST:
+        raise ValueError(f"{what} {moment.isoformat()} is outside the years 1970–9999")
+    return moment
+
+
+def later(moment: dt.datetime, seconds: float) -> dt.datetime:
+    """`moment` plus `seconds`, but never past the end of 9999 (a deadline of a long game
+    under a generous control may be counted past it: it is then "the end of time")."""
+    if seconds >= (LATEST - moment).total_seconds():
+        return LATEST
+    return moment + dt.timedelta(seconds=seconds)
 
 
 def days(seconds: float) -> float:
@@ -187,6 +236,7 @@ class Clock(NamedTuple):
         start = table.get("start")
         if not isinstance(start, dt.datetime) or start.tzinfo is None:
             raise ValueError("[clock] start must be a date-time such as 2026-11-22T14:00:00Z")
+        start = bounded(start, "[clock] start")
         bank = (control.bank or 0.0) * DAY
         return cls(control, start, start, (SeatClock(balance=bank), SeatClock(balance=bank)))
 
@@ -278,7 +328,7 @@ class Clock(NamedTuple):
                     break
                 remaining -= gap
             moment = max(moment, end)
-        return moment + dt.timedelta(seconds=remaining)
+        return later(moment, remaining)
 
 
 def _iso(at: dt.datetime) -> str:

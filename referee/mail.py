@@ -16,7 +16,7 @@ from email.parser import BytesParser
 from pathlib import PurePath
 from typing import NamedTuple
 
-from referee.clock import short_words
+from referee.clock import now as clock_now, short_words
 from referee.errors import CONTROL, RecordError, UsageError
 from referee.render.header import result_words
 from referee.replay import Replay
@@ -97,7 +97,9 @@ def build_message(
         message["Subject"] = _header_safe(title or subject(play, now))
     except ValueError as exc:  # a name with a line break would forge headers: refuse it
         raise UsageError(f"cannot put that address in a mail header: {exc}") from None
-    message["Date"] = email.utils.formatdate(localtime=False)
+    # SPEC §8b: "+0000", the zone known to be UTC ("-0000" would say it is unknown, and the
+    # receiver could not weigh stamps against it), at the referee's now (REFEREE_NOW when set).
+    message["Date"] = email.utils.format_datetime(now or clock_now())
     message["Message-ID"] = email.utils.make_msgid(domain="referee.invalid")
     message.set_content(body)
     # The attachments are named after the record file, whose name may hold a line break: in a
@@ -127,6 +129,7 @@ class Attached(NamedTuple):
     record: bytes
     name: str  # the attachment's file name
     sent: dt.datetime | None  # the message's Date header, when it has a readable one
+    to: list[str] = []  # the addresses in its To header
 
 
 def record_from_message(data: bytes, name: str) -> Attached:
@@ -158,7 +161,7 @@ def record_from_message(data: bytes, name: str) -> Attached:
         )
     if len(found) > 1:
         raise RecordError(f"the message has {len(found)} records attached; expected one", file=name)
-    return Attached(*found[0], _date(message))
+    return Attached(*found[0], _date(message), _addresses(message))
 
 
 def _date(message: EmailMessage) -> dt.datetime | None:
@@ -167,6 +170,13 @@ def _date(message: EmailMessage) -> dt.datetime | None:
     except (TypeError, ValueError, IndexError, RecursionError):
         return None
     return sent if sent.tzinfo is not None else None
+
+
+def _addresses(message: EmailMessage) -> list[str]:
+    try:
+        return [address for _, address in email.utils.getaddresses([str(message["To"] or "")]) if address]
+    except (TypeError, ValueError, IndexError, RecursionError):
+        return []
 
 
 def _looks_like_mail(data: bytes) -> bool:

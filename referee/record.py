@@ -20,7 +20,7 @@ try:
 except ImportError:  # no wheel for this machine (pyproject.toml): tomllib reads everything
     rtoml = None
 
-from referee.clock import Clock
+from referee.clock import Clock, bounded
 from referee.errors import RecordError
 from referee.files import MAX_INPUT_BYTES, read_input
 
@@ -61,6 +61,14 @@ class Entry:
     def __repr__(self) -> str:
         return f"Entry({self.move!r}, at={self.at!r}, comment={self.comment!r})"
 
+    def declarations(self) -> list[str]:
+        """What the ply says besides its move and stamp, in a player's words (SPEC §9 holds
+        the plies written for a seat to none)."""
+        return [word for word, present in (("a comment", self.comment is not None),
+                                           ("a draw offer", self.offer is not None),
+                                           ("leave", self.leave is not None),
+                                           ("conditional moves", bool(self.pending))) if present]
+
     def to_toml(self) -> str:
         lines = [_dumps({"move": self.move})]
         if self.at is not None:
@@ -72,7 +80,11 @@ class Entry:
         if self.offer is not None:
             lines.append(_dumps({"offer": self.offer}))
         if self.pending:
-            lines.append(_dumps({"pending": self.pending}))
+            # Inline tables written by hand: tomli-w turns a long array of tables into
+            # [[pending]] headers, which would end this ply's table and take its digest along.
+            # (The layout is tomli-w's for short ones.)
+            rows = "".join(f"    {{ if = {_string(p['if'])}, then = {_string(p['then'])} }},\n" for p in self.pending)
+            lines.append(f"pending = [\n{rows}]\n")
         for key in ("digest", "signature"):
             value = getattr(self, key)
             if value is not None:
@@ -196,6 +208,11 @@ def _dumps(table: dict[str, Any]) -> str:
     import tomli_w  # the writer: only commands that write a record load it
 
     return tomli_w.dumps(table)
+
+
+def _string(text: str) -> str:
+    """A TOML string as tomli-w writes one (quotes, escapes), for a value inside an inline table."""
+    return _dumps({"s": text})[len("s = "):-1]
 
 
 # -- reading ---------------------------------------------------------------------------------
@@ -460,6 +477,15 @@ def _moves(raw: Any, text: str, name: str) -> list[Entry]:
         if at is not None and not isinstance(at, dt.datetime):
             raise RecordError("at must be a date-time such as 2026-11-22T14:01:00Z",
                               file=name, line=line.line(), ply=i + 1, move=item["move"])
+        moments = [at] if at is not None else []
+        if isinstance(item.get("leave"), list):
+            moments += item["leave"]
+        for moment in moments:
+            if isinstance(moment, dt.datetime):  # SPEC §9: no date a sum could overflow
+                try:
+                    bounded(moment, "the date")
+                except ValueError as exc:
+                    raise RecordError(str(exc), file=name, line=line.line(), ply=i + 1, move=item["move"]) from None
         for key in ("comment", "digest", "signature"):
             if key in item and not isinstance(item[key], str):
                 raise RecordError(f"{key} must be text", file=name, line=line.line(), ply=i + 1, move=item["move"])

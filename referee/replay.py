@@ -13,7 +13,7 @@ from dataclasses import dataclass
 from typing import Any, NamedTuple
 
 from referee import seal
-from referee.clock import Clock, ClockError, stamp, words
+from referee.clock import Clock, ClockError, now as clock_now, stamp, words
 from referee.data import builtin_data
 from referee.errors import IllegalMoveError, NotationError, RecordError, RefereeError
 from referee.games import GAMES, Game, Move, Outcome
@@ -23,6 +23,7 @@ RESIGN = "resign"
 CLAIM = "claim time"
 ACCEPT = "accept draw"
 DRAW = "draw"
+FUTURE_SLACK = dt.timedelta(hours=1)  # SPEC §9: how far a stamp may run ahead of the reader's clock
 
 
 @dataclass(frozen=True)
@@ -294,16 +295,48 @@ def start(record: Record) -> Replay:
     return Replay(record, game, options, [state], standing=[Standing(clock)])
 
 
-def replay(record: Record) -> Replay:
-    """Replay every entry of the record and check its [result]; raises a located RefereeError."""
+def replay(record: Record, now: dt.datetime | None = None) -> Replay:
+    """Replay every entry of the record and check its [result]; raises a located RefereeError.
+    `now` is the reader's now (default: clock.now()), which no stamp of a game with a clock
+    may pass by more than an hour (SPEC §9)."""
     play = start(record)
+    latest = None
+    if record.clock is not None:
+        latest = (now or clock_now()) + FUTURE_SLACK
     for number, entry in enumerate(record.moves, 1):
-        _push_entry(play, entry, number, record.path)
+        _push_entry(play, entry, number, record.path, latest)
     _check_result(play)
     sealed = any(entry.digest is not None for entry in record.moves)
     play.digests = seal.check(record, play.entries) if sealed else None
+    _check_written_plies(play)
     _check_signed_seats(play)
     return play
+
+
+def _check_written_plies(play: Replay) -> None:
+    """SPEC §9: a ply the other side's referee wrote for a seat (a forced pass, a reply from the
+    seat's own sealed conditional moves) carries the move and the stamp of the ply that caused
+    it, nothing more, unless the seat signed it: the writer may not offer a draw, take leave,
+    comment, set conditions or spend time in that seat's name."""
+    record = play.record
+    keys = record.keys()
+    for ply in seal.written_for(record, play.entries, play.movers, play.forced_passes()):
+        entry, seat = record.moves[ply - 1], play.movers[ply - 1]
+        if seat in keys and entry.signature is not None:
+            continue  # the seat's own word (its signature is checked with the others)
+        extras = entry.declarations()
+        cause = record.moves[ply - 2].at if ply >= 2 else None
+        if entry.at is not None and ply >= 2 and entry.at != cause:
+            before = cause.isoformat() if cause is not None else "none"
+            extras.append(f"a time stamp of its own ({entry.at.isoformat()}; ply {ply - 1}, "
+                          f"which caused it, has {before})")
+        if extras:
+            what = "a pass the rules forced" if play.forced_pass(ply) else "a reply from its own conditional moves"
+            raise RecordError(
+                f"{what}, written for seat {seat} by the other side, carries {' and '.join(extras)}: "
+                f"only seat {seat} may add that, by signing the ply",
+                file=record.path, line=entry.line, ply=ply, move=entry.move,
+            )
 
 
 def _check_signed_seats(play: Replay) -> None:
@@ -322,10 +355,16 @@ def _check_signed_seats(play: Replay) -> None:
             )
 
 
-def _push_entry(play: Replay, entry: Entry, number: int, path: str | None) -> None:
+def _push_entry(play: Replay, entry: Entry, number: int, path: str | None,
+                latest: dt.datetime | None = None) -> None:
     try:
         if play.clock is not None and entry.at is None:
             raise RecordError("with a clock, every ply needs its time stamp (at = …)")
+        if latest is not None and entry.at.tzinfo is not None and entry.at > latest:
+            # A claim or a move "made" in the future would charge the other seat time that
+            # has not passed yet.
+            raise RecordError(f"stamped {stamp(entry.at)}, later than now ({stamp(latest - FUTURE_SLACK)}) "
+                              "by more than an hour: a time stamp from the future")
         play.push(entry.move, at=entry.at, leave=entry.leave, offer=entry.offer)
     except RefereeError as exc:
         raise exc.located(file=path, line=entry.line, ply=number, move=entry.move.strip())

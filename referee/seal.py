@@ -121,21 +121,30 @@ def check(record: Record, moves: list[str]) -> list[str]:
     return digests
 
 
-def needs_signature(record: Record, moves: list[str], movers: list[int], forced: list[bool]) -> list[int]:
-    """The plies that must carry their mover's signature (SPEC §9): every ply of a seat with a
-    key in [players], except a pass the rules forced (`forced[k-1]` for ply k) and a reply taken
-    from that seat's own sealed conditional moves (set in its ply just before the opponent's)."""
-    keys = record.keys()
+def written_for(record: Record, moves: list[str], movers: list[int], forced: list[bool]) -> list[int]:
+    """The plies the other side's referee wrote for their seat (SPEC §9): a pass the rules
+    forced (`forced[k-1]` for ply k) and a reply taken from the seat's own sealed conditional
+    moves (set in its ply just before the opponent's). Such a ply carries the seat's choice
+    only as far as the rules or its own earlier ply made it, so it needs no signature, and it
+    may carry nothing else (replay.py holds it to that)."""
     plies = []
     for ply, seat in enumerate(movers, 1):
-        if seat not in keys or forced[ply - 1]:
-            continue
-        if ply >= 3 and movers[ply - 2] != seat and movers[ply - 3] == seat:
-            wanted = {"if": moves[ply - 2], "then": moves[ply - 1]}
-            if wanted in record.moves[ply - 3].pending:
-                continue
-        plies.append(ply)
+        if forced[ply - 1]:
+            plies.append(ply)
+        elif ply >= 3 and movers[ply - 2] != seat and movers[ply - 3] == seat:
+            if {"if": moves[ply - 2], "then": moves[ply - 1]} in record.moves[ply - 3].pending:
+                plies.append(ply)
     return plies
+
+
+def needs_signature(record: Record, moves: list[str], movers: list[int], forced: list[bool]) -> list[int]:
+    """The plies that must carry their mover's signature (SPEC §9): every ply of a seat with a
+    key in [players], except those written for it (`written_for`)."""
+    keys = record.keys()
+    if not keys:
+        return []
+    exempt = set(written_for(record, moves, movers, forced))
+    return [ply for ply, seat in enumerate(movers, 1) if seat in keys and ply not in exempt]
 
 
 def unsealed(record: Record) -> list[int]:
@@ -168,22 +177,19 @@ def divergence(mine, theirs) -> str | None:
     return None
 
 
-def moved_for(mine, theirs) -> str | None:
-    """SPEC §8, nobody moves for you: a new ply of `theirs` (beyond `mine`) made by the seat that
-    made the last non-pass ply of `mine` (the receiver's seat), unless the rules forced that
-    pass or it is a reply from that seat's own sealed conditional moves."""
-    if len(mine.seats) != 2 or mine.game.cooperative:
-        return None
-    own = [seat for seat, move in zip(mine.movers, mine.entries) if move != "pass"]
-    if not own:
-        return None
-    me = own[-1]
-    moves, movers, record = theirs.entries, theirs.movers, theirs.record
-    for ply in range(mine.plies + 1, theirs.plies + 1):
-        if movers[ply - 1] != me or theirs.forced_pass(ply):
-            continue
-        if ply >= 3 and movers[ply - 2] != me and movers[ply - 3] == me:
-            if {"if": moves[ply - 2], "then": moves[ply - 1]} in record.moves[ply - 3].pending:
-                continue
-        return f"ply {ply} ({moves[ply - 1]}) was made for seat {me}, your seat, by someone else"
+def moved_for(mine, theirs, seat: int) -> str | None:
+    """SPEC §9, whose copy it is: the first new ply of `theirs` (beyond `mine`, a replay of the
+    receiver's copy, or None when the receiver has none yet) made for `seat`, the receiver's,
+    by someone else: any ply of that seat but those written for it (`written_for`). None when
+    there is none."""
+    known = mine.plies if mine is not None else 0
+    exempt = set(written_for(theirs.record, theirs.entries, theirs.movers, theirs.forced_passes()))
+    for ply in range(known + 1, theirs.plies + 1):
+        if theirs.movers[ply - 1] == seat and ply not in exempt:
+            said = theirs.record.moves[ply - 1].declarations()
+            what = theirs.entries[ply - 1] + (f" with {' and '.join(said)}" if said else "")
+            name = theirs.record.player_name(seat)
+            whose = f"{name} (seat {seat})" if name else f"seat {seat}"
+            return f"ply {ply} ({what}) was made for {whose}, your seat, by someone else"
     return None
+

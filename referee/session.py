@@ -21,14 +21,15 @@ from pathlib import Path
 from typing import Any, Iterator, NamedTuple
 
 from referee import seal
-from referee.clock import Control, report as clock_report, short_words, stamp, words
+from referee.clock import Control, bounded, now, report as clock_report, short_words, stamp, words
 from referee.data import data_file
-from referee.errors import RefereeError, UsageError
+from referee.errors import RecordError, RefereeError, UsageError
 from referee.files import STDIN, check_output, locked, read_input, record_files, write_atomic
 from referee.games import GAMES, Game
+from referee.players import seat_number, seats_at, seats_called
 from referee.record import MAX_PLIES, MAX_RECORD_BYTES, MAX_TEXT_CHARS, Record, parse_record, read_record
 from referee.render.header import header, plain, text_head
-from referee.replay import Replay, replay, start
+from referee.replay import CLAIM, Replay, replay, start
 
 # SPEC §8: without --format, an output's extension names its format.
 EXTENSIONS = {".txt": "text", ".svg": "svg", ".png": "png", ".pdf": "pdf", ".html": "html",
@@ -40,24 +41,11 @@ ATTACHMENTS = ("html",)
 # GIF frame), so a record of thousands of plies, real or hostile, is refused rather than left
 # to run for minutes (SPEC §9: bounded work).
 MAX_REVIEW_PLIES = 1_000
+# SPEC §9: how long before the game reached a receiver its clock may have started, unasked.
+START_SLACK = 86_400.0
 
 
 # -- the time --------------------------------------------------------------------------------
-
-
-def now() -> dt.datetime:
-    """Now, in UTC to the second: the system clock, or REFEREE_NOW (an RFC 3339 date-time)
-    wherever the referee needs now (SPEC §6): the stamps it writes and the clocks it shows."""
-    given = os.environ.get("REFEREE_NOW")
-    if not given:
-        return dt.datetime.now(dt.timezone.utc).replace(microsecond=0)
-    try:
-        moment = dt.datetime.fromisoformat(given.strip().replace("z", "Z"))
-    except ValueError:
-        raise UsageError(f"REFEREE_NOW={given!r} is no date-time such as 2026-11-22T14:00:00Z") from None
-    if moment.tzinfo is None:
-        raise UsageError(f"REFEREE_NOW={given!r} needs its time zone, e.g. 2026-11-22T14:00:00Z")
-    return moment.astimezone(dt.timezone.utc)
 
 
 def leave_span(text: str) -> tuple[dt.datetime, dt.datetime]:
@@ -70,6 +58,10 @@ def leave_span(text: str) -> tuple[dt.datetime, dt.datetime]:
             value = dt.datetime.fromisoformat(part.replace("z", "Z"))
         except ValueError:
             raise UsageError(f"--leave takes FROM..TO, e.g. 2026-12-20..2027-01-03, not {text!r}") from None
+        try:
+            bounded(value, "--leave")
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
         return value.replace(tzinfo=dt.timezone.utc) if value.tzinfo is None else value.astimezone(dt.timezone.utc)
 
     if not sep:
@@ -108,11 +100,21 @@ def game_options(game: Game, pairs: list[str] | None) -> dict[str, Any]:
         raise UsageError(str(exc)) from None
 
 
-def _seat_number(text: str) -> int | None:
-    """A seat number as a player types it: ASCII digits ("²" is a digit to str.isdigit, but
-    no number to int), short enough to be a seat."""
-    text = text.strip()
-    return int(text) if text.isascii() and text.isdigit() and len(text) <= 9 else None
+def seat_named(play: Replay, text: str, option: str = "--as") -> int:
+    """The seat `text` names (SPEC §8b): a seat number, or a player's name or address as written
+    in [players] (case-insensitive). Anything else is exit 2, saying what the seats are."""
+    seats = play.seats
+    number = seat_number(text)
+    if number is not None and number in seats:
+        return number
+    found = seats_called(play.record.players, text) if number is None else []
+    if len(found) == 1:
+        return found[0]
+    listed = ", ".join(f"{s} {play.record.player_name(s)}" if play.record.player_name(s) else str(s)
+                       for s in seats)
+    if len(found) > 1:
+        raise UsageError(f"{option} {text}: names seats {' and '.join(map(str, found))}; give the seat number")
+    raise UsageError(f"{option} {text}: no seat of this game is {text!r} (seats: {listed})")
 
 
 def game_players(game: Game, options: dict[str, Any], names: list[str] | None,
@@ -121,7 +123,7 @@ def game_players(game: Game, options: dict[str, Any], names: list[str] | None,
     players: dict[int, dict[str, str]] = {}
     for item in names or []:
         seat_text, sep, name = item.partition("=")
-        seat = _seat_number(seat_text)
+        seat = seat_number(seat_text)
         if not sep or seat is None or not name.strip():
             raise UsageError(f"--player takes SEAT=NAME, e.g. --player 1=Ann, not {item!r}")
         seats = game.seat_count(options)
@@ -132,7 +134,7 @@ def game_players(game: Game, options: dict[str, Any], names: list[str] | None,
         players[seat] = {"name": name.strip()}
     for item in keys or []:
         seat_text, sep, public = item.partition("=")
-        seat = _seat_number(seat_text)
+        seat = seat_number(seat_text)
         if not sep or seat is None or not public.strip().startswith(seal.KEY_PREFIX):
             raise UsageError(f"--key takes SEAT=ed25519:…, e.g. --key 1=ed25519:AAAA…, not {item!r}")
         if seat not in players:
@@ -218,7 +220,7 @@ class Turn(NamedTuple):
     notes: list[str]
 
 
-def play_turn(path: str, move: str, *, seat: int | None = None, comment: str | None = None,
+def play_turn(path: str, move: str, *, seat: int | str | None = None, comment: str | None = None,
               conditions: list[tuple[str, str]] | None = None, key_file: str | None = None,
               svg: str | None = None, force: bool = False, leave: str | None = None,
               offer_draw: bool = False) -> Turn:
@@ -235,7 +237,9 @@ def play_turn(path: str, move: str, *, seat: int | None = None, comment: str | N
     key = private_key(key_file) if key_file else None
     span = leave_span(leave) if leave is not None else None
     with locked(path):
-        done = take_turn(load(path), move, seat=seat, comment=comment, at=now(),
+        play = load(path)
+        mover = seat_named(play, str(seat)) if seat is not None else None
+        done = take_turn(play, move, seat=mover, comment=comment, at=now(),
                          conditions=conditions or [], key=key, leave=span, offer_draw=offer_draw)
         text = done.play.record.to_toml()
         check_size(text, done.play.plies)
@@ -567,7 +571,7 @@ def _message(play: Replay, data: bytes, name: str, body: str, to: str | None, **
 
     picture = svg_diagram(play)
     return build_message(play, record_name=name, record_data=data, body=body, svg=picture,
-                         png=svg_to_png(picture), to=to, now=now() if play.clock else None, **extra)
+                         png=svg_to_png(picture), to=to, now=now(), **extra)
 
 
 class Received(NamedTuple):
@@ -578,33 +582,88 @@ class Received(NamedTuple):
     warnings: list[str] = []  # stamps that do not fit when the mail was sent
 
 
-def receive(message_file: str, output: str | None, mine: str | None, force: bool) -> Received:
+def receive(message_file: str, output: str | None, mine: str | None, force: bool,
+            seat: str | None = None, accept_start: bool = False) -> Received:
     """`referee receive`: take the record out of a message, check it, and, with `mine`, check
-    that it extends my copy and that nobody moved for me (SPEC §8); then save it. An older mail,
-    whose record my copy already extends, changes nothing."""
+    that it extends my copy and that nobody moved for me (SPEC §9: my seat from `seat`, else
+    from the mail's To; a clock that ran before the game reached me only with `accept_start`);
+    then save it, under the lock of the file written. An older mail, whose record my copy
+    already extends, changes nothing."""
     from referee.mail import record_from_message
 
     target = output or mine
     if target is None:
         raise UsageError("say where to save the record: -o FILE, or --mine MY_COPY")
+    if mine is None and (seat is not None or accept_start):
+        raise UsageError("--as and --accept-start say whose copy --mine is: give --mine MY_COPY too")
     if output and output != mine:
         check_output(output, force)
-    record_bytes, name, sent = record_from_message(read_input(message_file, "message"), message_file)
+    attached = record_from_message(read_input(message_file, "message"), message_file)
+    name = attached.name
     label = message_file if name == Path(message_file).name else f"{message_file} ({name})"
-    theirs = replay(parse_record(record_bytes, label))
+    theirs = replay(parse_record(attached.record, label))
     check_signatures(theirs)
-    first = mine is not None and not Path(mine).exists()
-    known = 0
-    if mine is not None and not first:
-        my_copy = load(mine)
-        if theirs.plies < my_copy.plies and seal.divergence(theirs, my_copy) is None:
-            return Received(theirs, None, False, my_copy.plies)  # an older mail: nothing new
-        problem = seal.divergence(my_copy, theirs) or seal.moved_for(my_copy, theirs)
-        if problem:
-            raise RefereeError(f"{message_file} does not extend {mine}: {problem}")
-        known = my_copy.plies
-    write_atomic(target, record_bytes)
-    return Received(theirs, target, first, warnings=_odd_stamps(theirs, known, sent))
+    if mine is None:
+        write_atomic(target, attached.record)
+        return Received(theirs, target, False, warnings=_odd_stamps(theirs, 0, attached.sent))
+    with locked(target):
+        first = not Path(mine).exists()
+        my_copy = None if first else load(mine)
+        if my_copy is not None:
+            if theirs.plies < my_copy.plies and seal.divergence(theirs, my_copy) is None:
+                return Received(theirs, None, False, my_copy.plies)  # an older mail: nothing new
+            problem = seal.divergence(my_copy, theirs)
+            if problem:
+                raise RefereeError(f"{message_file} does not extend {mine}: {problem}")
+        me = _receiver(theirs, seat, attached.to)
+        if me is not None:
+            _check_not_moved_for(theirs, my_copy, me, attached.sent, accept_start, message_file)
+        write_atomic(target, attached.record)
+    known = my_copy.plies if my_copy is not None else 0
+    return Received(theirs, target, first, warnings=_odd_stamps(theirs, known, attached.sent))
+
+
+def _receiver(play: Replay, seat: str | None, to: list[str]) -> int | None:
+    """The receiver's seat (SPEC §9): from --as, else from the mail's To when it names the
+    address of exactly one seat; never guessed from the record. None in games where nobody
+    can move for another (one seat, or partners)."""
+    if len(play.seats) != 2 or play.game.cooperative:
+        return None
+    if seat is not None:
+        return seat_named(play, seat)
+    found = seats_at(play.record.players, to)
+    if len(found) == 1:
+        return found[0]
+    why = "the mail's To is the address of no seat, or of both" if to else "a file, or a mail without To"
+    raise UsageError(f"say which seat is yours: --as SEAT (a seat number, or your name or address "
+                     f"as in [players]); the record does not tell ({why})")
+
+
+def _check_not_moved_for(theirs: Replay, mine: Replay | None, me: int, sent: dt.datetime | None,
+                         accept_start: bool, message_file: str) -> None:
+    """Refuse what was done in my seat's name (SPEC §9): a new ply of mine that I did not make,
+    and, while I had no move of my own yet, a clock that started long before the game reached
+    me (unless I accept it) or a time claim against me."""
+    problem = seal.moved_for(mine, theirs, me)
+    if problem:
+        raise RecordError(problem, file=message_file)
+    exempt = set(seal.written_for(theirs.record, theirs.entries, theirs.movers, theirs.forced_passes()))
+    if any(seat == me and ply not in exempt for ply, seat in enumerate(theirs.movers, 1)):
+        return  # I have moved in this game: its clock is one I have played under
+    clock = theirs.record.clock
+    if clock is None:
+        return
+    if theirs.ended is not None and str(theirs.played[theirs.ended[0] - 1]) == CLAIM:
+        ply = theirs.ended[0]
+        raise RecordError(f"ply {ply} (claim time) claims a win on time against seat {me}, your seat, "
+                          "which had not moved yet: the game never reached you in time to play",
+                          file=message_file)
+    reached = sent or now()
+    if not accept_start and (reached - clock["start"]).total_seconds() > START_SLACK:
+        raise RecordError(
+            f"the clock started {stamp(clock['start'])}, more than a day before this game reached you "
+            f"({stamp(reached)}): it would charge you time you never had; receive it with "
+            "--accept-start if you agreed to that start", file=message_file)
 
 
 def _odd_stamps(play: Replay, known: int, sent: dt.datetime | None) -> list[str]:
@@ -614,9 +673,10 @@ def _odd_stamps(play: Replay, known: int, sent: dt.datetime | None) -> list[str]
     for ply, entry in enumerate(play.record.moves[known:], known + 1):
         if entry.at is None or entry.at.tzinfo is None:
             continue
-        if entry.at > moment + dt.timedelta(minutes=5):
+        # Differences, not sums: a Date of year 1 or 9999 must not overflow (SPEC §9).
+        if (entry.at - moment).total_seconds() > 300:
             warnings.append(f"ply {ply} ({play.entries[ply - 1]}) is stamped {stamp(entry.at)}, in the future")
-        elif sent is not None and entry.at < sent - dt.timedelta(days=1):
+        elif sent is not None and (sent - entry.at).total_seconds() > 86_400:
             warnings.append(f"ply {ply} ({play.entries[ply - 1]}) is stamped {stamp(entry.at)}, more than a "
                             f"day before the mail was sent ({stamp(sent)}): a backdated move?")
     return warnings

@@ -17,10 +17,10 @@ stamp come after the stamped ones, by file name. Why by hand and not a library: 
 
 from __future__ import annotations
 
-import re
-import unicodedata
 from collections import Counter
 from typing import Iterable, NamedTuple
+
+from referee.players import Identity, identity
 
 START_RATING = 1500.0
 K_FACTOR = 32.0
@@ -47,29 +47,6 @@ class Judged(NamedTuple):
 
 
 # -- who is who ------------------------------------------------------------------------------
-
-_WITH_ADDRESS = re.compile(r"(?P<name>.*?)\s*<\s*(?P<address>[^<>\s]+@[^<>\s]+?)\s*>\s*")
-_BARE_ADDRESS = re.compile(r"[^<>\s@]+@[^<>\s@]+")
-
-
-class Identity(NamedTuple):
-    key: str  # what two spellings of one player share
-    address: str | None  # lower-case, when the spelling has one
-    short: str  # the name without its address (the address where there is no name)
-
-
-def identity(spelling: str) -> Identity | None:
-    """Who a `[players]` name stands for; None for a name of nothing but spaces."""
-    text = unicodedata.normalize("NFKC", spelling).strip()
-    match = _WITH_ADDRESS.fullmatch(text)
-    if match:
-        address = match["address"].lower()
-        return Identity("mail:" + address, address, " ".join(match["name"].split()) or address)
-    if _BARE_ADDRESS.fullmatch(text):
-        return Identity("mail:" + text.lower(), text.lower(), text)
-    name = " ".join(text.split())
-    return Identity("name:" + name.casefold(), None, name) if name else None
-
 
 # -- results ---------------------------------------------------------------------------------
 

@@ -18,3 +18,11 @@ def cli(tmp_path, monkeypatch):
         return runner.invoke(app, [str(a) for a in args])
 
     return run
+
+
+@pytest.fixture
+def at(monkeypatch):
+    """Set the time the referee takes for now (SPEC §6: REFEREE_NOW)."""
+    def set_now(moment: str) -> None:
+        monkeypatch.setenv("REFEREE_NOW", moment)
+    return set_now

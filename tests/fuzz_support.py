@@ -82,6 +82,14 @@ def scalar_values() -> st.SearchStrategy[Any]:
         st.sampled_from(HOSTILE_TEXT),
         st.text(max_size=20),
         st.just(dt.datetime(2026, 1, 1, tzinfo=dt.timezone.utc)),
+        # Dates a clock cannot count with (SPEC §9: outside 1970–9999 a record error), or one
+        # from the future (a claim "made" before its time).
+        st.sampled_from([dt.datetime(1, 1, 1, tzinfo=dt.timezone.utc),
+                         dt.datetime(9999, 12, 31, 23, 59, 59, tzinfo=dt.timezone.utc),
+                         dt.datetime(9999, 12, 31, 23, 0, tzinfo=dt.timezone(-dt.timedelta(hours=5))),
+                         dt.datetime(1, 1, 1, 1, 0, tzinfo=dt.timezone(dt.timedelta(hours=14))),
+                         dt.datetime(1969, 12, 31, 23, 59, 59, tzinfo=dt.timezone.utc),
+                         dt.datetime(2099, 1, 1, tzinfo=dt.timezone.utc)]),
         st.just(dt.date(2026, 1, 1)),
         st.just(dt.time(12, 0)),
         st.just([]),

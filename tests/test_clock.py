@@ -19,14 +19,6 @@ from referee.record import read_record
 DAY = 86_400
 
 
-@pytest.fixture
-def at(monkeypatch):
-    """Set the time the referee takes for now (SPEC §6: REFEREE_NOW)."""
-    def set_now(moment: str) -> None:
-        monkeypatch.setenv("REFEREE_NOW", moment)
-    return set_now
-
-
 def status(cli, path="g.toml"):
     result = cli("status", path, "--json")
     assert result.exit_code == 0, result.output
@@ -308,15 +300,31 @@ def test_a_conditional_reply_carries_the_stamp_of_the_move_that_triggered_it(cli
     assert stamps[1] == stamps[2] == "2026-11-05T09:30:00+00:00"
 
 
-def test_receive_warns_of_a_stamp_in_the_future_or_backdated(cli, at, tmp_path):
+def test_a_stamp_from_the_future_is_refused_not_warned_about(cli, at, tmp_path):
+    """SPEC §9: with a clock, a ply stamped more than an hour past the reader's now is invalid
+    for every command that judges, naming the ply."""
     new_game(cli, at, "10/50d")
     play(cli, at, "2026-11-20T12:00:00Z", "b a1")
+    before = Path("g.toml").read_bytes()
     at("2026-11-02T12:00:00Z")  # the receiver's now: the move is stamped 18 days ahead
-    result = cli("receive", "g.toml", "-o", "mine.toml")
-    assert result.exit_code == 0 and "Warning: ply 1 (b a1)" in result.stdout and "future" in result.stdout
+    for command in (("receive", "g.toml", "-o", "mine.toml"), ("validate", "g.toml"), ("status", "g.toml"),
+                    ("move", "g.toml", "w a2")):
+        result = cli(*command)
+        assert result.exit_code == 1, (command, result.output)
+        assert "ply 1" in result.output and "from the future" in result.output
+    assert Path("g.toml").read_bytes() == before and not Path("mine.toml").exists()
+    at("2026-11-20T11:00:00Z")  # within the hour a reader's clock may lag: accepted
+    assert cli("validate", "g.toml").exit_code == 0
+
+
+def test_receive_warns_of_a_move_backdated_before_the_referees_own_mail(cli, at, tmp_path):
+    """The referee's own mail is dated +0000 at its now (REFEREE_NOW here), so the receiver can
+    weigh the stamps against it: a move stamped more than a day before the mail is named."""
+    new_game(cli, at, "10/50d")
+    play(cli, at, "2026-11-20T12:00:00Z", "b a1")
     at("2026-11-25T12:00:00Z")
     assert cli("mail", "g.toml", "-o", "late.eml", "--force").exit_code == 0
-    text = Path("late.eml").read_bytes()
-    Path("late.eml").write_bytes(re.sub(rb"Date: [^\r\n]+", b"Date: Mon, 30 Nov 2026 12:00:00 +0000", text))
+    message, _ = read_mail("late.eml")
+    assert message["Date"] == "Wed, 25 Nov 2026 12:00:00 +0000"
     result = cli("receive", "late.eml", "-o", "mine2.toml")
-    assert result.exit_code == 0 and "backdated" in result.stdout
+    assert result.exit_code == 0 and "backdated" in result.stdout and "ply 1 (b a1)" in result.stdout

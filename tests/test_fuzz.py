@@ -166,10 +166,11 @@ def _signed_game() -> tuple[bytes, dict[int, str]]:
     for seat, move, conditions in ((1, "b b2", ()), (2, "w c3", ()), (1, "b a1", (("w e5", "b c5"),)),
                                    (2, "w e5", ()), (2, "w a3", ())):
         play = take_turn(play, move, key=signers[seat], conditions=list(conditions)).play
-    return play.record.to_toml().encode("utf-8"), {seat: s.public for seat, s in signers.items()}
+    return play.record.to_toml().encode("utf-8"), signers
 
 
-SIGNED, SIGNED_KEYS = _signed_game()
+SIGNED, SIGNERS = _signed_game()
+SIGNED_KEYS = {seat: signer.public for seat, signer in SIGNERS.items()}
 
 
 @fuzz_settings(EXAMPLES["signed"])
@@ -208,6 +209,44 @@ def test_a_hand_edited_signed_game_never_lets_a_forged_ply_through_SPEC_9(edits)
         for ply in seal.needs_signature(play.record, play.entries, play.movers, play.forced_passes()):
             seat, entry = play.movers[ply - 1], play.record.moves[ply - 1]
             assert entry.signature and signing.signature_valid(keys[seat], play.digests[ply - 1], entry.signature)
+
+    survives(check)
+
+
+EXTRAS = ['offer = "draw"', 'comment = "from Bo"', "leave = [2027-01-01T00:00:00Z, 2027-01-02T00:00:00Z]",
+          'pending = [{ if = "w a5", then = "b c1" }]', "at = 2026-01-01T00:00:00Z"]
+
+
+@fuzz_settings(EXAMPLES["signed"])
+@given(st.lists(st.tuples(st.integers(1, 6), st.sampled_from(EXTRAS)), min_size=1, max_size=3))
+def test_a_resealed_edit_of_an_automatic_ply_never_speaks_for_its_seat_SPEC_9(edits):
+    """Bo adds a field to any ply (Ann's automatic reply at ply 5 among them), works the whole
+    chain out again and signs every ply of his own afresh: the record is refused, or every ply
+    written for a seat carries only its move and its cause's stamp (or none, without a clock)
+    unless that seat signed it."""
+    from referee import seal
+
+    tables = SIGNED.decode("utf-8").split("[[moves]]\n")
+    for ply, line in edits:
+        if ply < len(tables):
+            key = line.split(" =")[0]
+            kept = [row for row in tables[ply].split("\n") if not row.startswith(key + " =")]
+            tables[ply] = line + "\n" + "\n".join(kept)
+
+    def check():
+        record = parse_record("[[moves]]\n".join(tables).encode("utf-8"), "resealed.toml")
+        digests = seal.chain(record, [entry.move for entry in record.moves])
+        for number, (entry, digest) in enumerate(zip(record.moves, digests), 1):
+            entry.digest = digest
+            if number in (2, 4, 6):  # Bo's own plies: his key signs whatever he likes
+                entry.signature = SIGNERS[2].sign(digest)
+        play = replay(parse_record(record.to_toml().encode("utf-8"), "resealed.toml"))
+        session.check_signatures(play)
+        for ply in seal.written_for(play.record, play.entries, play.movers, play.forced_passes()):
+            entry = play.record.moves[ply - 1]
+            if entry.signature is None:
+                assert entry.comment is None and entry.offer is None and entry.leave is None
+                assert not entry.pending and entry.at in (None, play.record.moves[ply - 2].at)
 
     survives(check)
 

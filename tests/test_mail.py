@@ -173,7 +173,7 @@ def test_a_move_made_for_my_seat_is_refused_by_mine_SPEC_8(cli, tmp_path, game):
     cli("move", bo, "w c3")
     cli("move", bo, "b a1")  # Ann's seat, played by Bo
     before = ann.read_bytes()
-    result = cli("receive", bo, "--mine", ann)
+    result = cli("receive", bo, "--mine", ann, "--as", "1")
     assert result.exit_code == 1 and "ply 3 (b a1)" in result.stderr and "your seat" in result.stderr
     assert ann.read_bytes() == before
 
@@ -377,7 +377,7 @@ def test_a_sealed_conditional_reply_needs_no_signature_SPEC_9(cli, tmp_path):
     assert [e.move for e in record.moves] == ["b e5", "w d4", "b c3"]
     assert [e.signature is not None for e in record.moves] == [True, True, False]
     assert cli("validate", "s.toml").exit_code == 0
-    received = cli("receive", "s.toml", "--mine", mine)
+    received = cli("receive", "s.toml", "--mine", mine, "--as", "1")
     assert received.exit_code == 0, received.output
 
 

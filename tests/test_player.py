@@ -98,8 +98,8 @@ def test_a_cell_that_is_not_on_the_hermetica_board_is_explained_in_words(cli, tm
 def test_as_a_seat_the_game_does_not_have_says_which_seats_it_has(cli):
     record = start_odd(cli, "Ann", "Bo")
     result = cli("move", record, "b e5", "--as", "3")
-    assert result.exit_code == 1
-    assert "has seats 1–2" in result.stderr and "seat 1 is to move" in result.stderr
+    assert result.exit_code == 2  # SPEC §8b: a seat the game does not have is a usage error
+    assert "no seat of this game is '3'" in result.stderr and "(seats: 1 Ann, 2 Bo)" in result.stderr
     assert "seat 3 is not to move" not in result.stderr
 
 

@@ -810,3 +810,14 @@ def test_texts_are_held_to_their_limits_at_the_ply_that_holds_them(comment, move
     with pytest.raises(RecordError) as caught:
         parse_record(text.encode())
     assert refused in str(caught.value) and caught.value.ply == 2 and caught.value.line == 8  # the move's line
+
+
+def test_long_conditional_moves_stay_in_their_ply():
+    """tomli-w writes a long array of tables as [[pending]] headers, which would end the ply's
+    table and carry its digest off into a top-level [[pending]]: the referee wrote a record it
+    could not read back. Hermetica's whole turns make such conditions."""
+    long_turn = "F c3=c4-c5; W d2-d3; E a1-a2"
+    entry = Entry("b a1", pending=[{"if": long_turn * 2, "then": long_turn * 2}] * 2, digest="sha256:" + "0" * 64)
+    back = parse(Record("odd", moves=[entry]).to_toml())
+    assert back.moves[0].pending == entry.pending and back.moves[0].digest == entry.digest
+    assert back.legacy_pending == []

@@ -4,7 +4,9 @@ tests/data/replay_equivalence.json holds, for every case of equivalence_support.
 everything a player sees of it as the referee printed it before that work (commit f9cf997):
 every sample record and damaged copies of it (validate, status, show, moves, history), and
 random games of every game with what the referee says after each ply. Today's code must give
-the same digests. The samples and the first random games of each game run in the quick suite;
+the same digests — but for a case whose verdict a later rule changed on purpose, whose digest
+was written again with that rule (a damaged copy whose forced pass now carries a stamp of its
+own, refused under SPEC §9). The samples and the first random games of each game run in the quick suite;
 1,000 random games in the full one, and all of them (4,700) with REFEREE_EQUIVALENCE=all:
 
     REFEREE_EQUIVALENCE=all python -m pytest tests/test_replay_equivalence.py

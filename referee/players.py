@@ -1,0 +1,71 @@
+"""Who a seat's player is: the name and mail address a `[players]` entry spells, and which seat
+a player means when they name themselves (`--as Ann`, `--as ann@example.org`, a mail's `To`).
+
+A player is known by the mail address in a `[players]` name ("Ann <ann@example.org>"),
+compared case-insensitively; a name without an address by the name itself, compared
+case-insensitively with its spaces normalised. The standings count games by this identity, and
+`--as` and `receive` find a seat by it.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from typing import Mapping, NamedTuple
+
+_WITH_ADDRESS = re.compile(r"(?P<name>.*?)\s*<\s*(?P<address>[^<>\s]+@[^<>\s]+?)\s*>\s*")
+_BARE_ADDRESS = re.compile(r"[^<>\s@]+@[^<>\s@]+")
+
+
+class Identity(NamedTuple):
+    key: str  # what two spellings of one player share
+    address: str | None  # lower-case, when the spelling has one
+    short: str  # the name without its address (the address where there is no name)
+
+
+def identity(spelling: str) -> Identity | None:
+    """Who a `[players]` name stands for; None for a name of nothing but spaces."""
+    text = unicodedata.normalize("NFKC", spelling).strip()
+    match = _WITH_ADDRESS.fullmatch(text)
+    if match:
+        address = match["address"].lower()
+        return Identity("mail:" + address, address, " ".join(match["name"].split()) or address)
+    if _BARE_ADDRESS.fullmatch(text):
+        return Identity("mail:" + text.lower(), text.lower(), text)
+    name = " ".join(text.split())
+    return Identity("name:" + name.casefold(), None, name) if name else None
+
+
+def seat_number(text: str) -> int | None:
+    """A seat number as a player types it: ASCII digits ("²" is a digit to str.isdigit, but
+    no number to int), short enough to be a seat."""
+    text = text.strip()
+    return int(text) if text.isascii() and text.isdigit() and len(text) <= 9 else None
+
+
+def _folded(text: str) -> str:
+    return " ".join(unicodedata.normalize("NFKC", text).split()).casefold()
+
+
+def seats_called(players: Mapping[int, Mapping[str, str]], text: str) -> list[int]:
+    """The seats whose player `text` names: the whole `[players]` name, the name without its
+    address, or the address, each compared case-insensitively (spaces normalised)."""
+    wanted = _folded(text)
+    found = []
+    for seat, player in sorted(players.items()):
+        name = player.get("name", "")
+        person = identity(name)
+        if wanted and person is not None and wanted in {_folded(name), person.short.casefold(), person.address}:
+            found.append(seat)
+    return found
+
+
+def seats_at(players: Mapping[int, Mapping[str, str]], addresses: list[str]) -> list[int]:
+    """The seats whose `[players]` address is one of `addresses` (a mail's To)."""
+    wanted = {a.lower() for a in addresses}
+    found = []
+    for seat, player in sorted(players.items()):
+        person = identity(player.get("name", ""))
+        if person is not None and person.address in wanted:
+            found.append(seat)
+    return found
