@@ -453,7 +453,8 @@ def validate_memory(work: Path) -> dict[str, Any]:
 def standings_many(work: Path, count: int = 10_000, distinct: int = 200) -> dict[str, Any]:
     """`referee standings --json` over `count` records: `distinct` random finished odd games,
     each copied under other players' names (names are not sealed, and these games carry no
-    `id`, so every copy is judged and counted as a game of its own)."""
+    `id`; a first comment line numbers each copy, so no two files have the same bytes and every
+    copy is judged and counted as a game of its own)."""
     folder = work / "club"
     folder.mkdir()
     rng = random.Random(7)
@@ -462,7 +463,7 @@ def standings_many(work: Path, count: int = 10_000, distinct: int = 200) -> dict
     assert all('1 = "Ann"\n2 = "Bo"\n' in text for text in texts)
     for i in range(count):
         first, second = rng.sample(people, 2)
-        text = texts[i % distinct].replace('1 = "Ann"\n2 = "Bo"\n', f'1 = "{first}"\n2 = "{second}"\n')
+        text = f"# copy {i}\n" + texts[i % distinct].replace('1 = "Ann"\n2 = "Bo"\n', f'1 = "{first}"\n2 = "{second}"\n')
         sub = folder / f"{i // 1000:02d}"
         sub.mkdir(exist_ok=True)
         (sub / f"{i:05d}.toml").write_text(text, encoding="utf-8")

@@ -17,14 +17,14 @@ from contextlib import AbstractContextManager, nullcontext
 from typing import Any, Callable, NamedTuple, Protocol
 from urllib.parse import quote
 
-from referee import session
-from referee.archive import judge_each, workers_for
+from referee import seal, session
+from referee.archive import internal_error, judge_each, workers_for
 from referee.errors import UsageError
 from referee.files import STDIN, check_output, record_files, write_atomic
 from referee.pairings import Round, berger_rounds, file_name
 from referee.render import standings as drawing
 from referee.render.header import plain
-from referee.standings import Judged, Standings, identity, standings as compute, to_json
+from referee.standings import DIGEST_BYTES, Judged, Standings, identity, standings as compute, to_json
 
 
 class Bar(Protocol):
@@ -68,7 +68,24 @@ def judge(path: str) -> Judged:
         ended=_posix(stamps[-1]) if stamps else None,
         plies=play.plies,
         id=play.record.id,
+        content=verdict.content,
+        chain=_chain(play) if play.record.id is not None else b"",
     )
+
+
+def crashed(path: str, exc: Exception) -> Judged:
+    """The standings' verdict on a record whose judging raised what no record should make the
+    referee raise: invalid, "internal error: …", counted nowhere (SPEC §9, archive.py)."""
+    fault = internal_error(path, exc)
+    return Judged(str(path), error=str(fault), exit_code=fault.exit_code)
+
+
+def _chain(play) -> bytes:
+    """The seal's digests of the header and of every ply (seal.py), each cut to its first 16
+    bytes and all in one string: enough to tell whether one copy of a game is the start of
+    another, in a few bytes a ply (SPEC §9; standings.py compares them)."""
+    digests = [seal.header_digest(play.record), *play.digests]
+    return b"".join(bytes.fromhex(digest[len(seal.PREFIX):])[:DIGEST_BYTES] for digest in digests)
 
 
 def _posix(at: dt.datetime) -> float:
@@ -109,31 +126,48 @@ def standings(paths: list[str], html: str | None = None, force: bool = False,
     check_output(html, force)
     if html is not None and not os.path.isdir(os.path.dirname(os.path.abspath(html))):
         raise UsageError(f"{html}: no such folder to write the page into")
-    files = _once_each(record_files(paths))
+    listed = _once_each(record_files(paths))
+    files = [file for file, first in listed if first is None]
     started = time.perf_counter()
     workers = workers_for(files)  # archive.py: every core for a long list
-    judged = []
+    verdicts: dict[str, Judged] = {}
     with progress(len(files)) as bar:
-        for verdict in judge_each(judge, files, workers):
-            judged.append(verdict)
+        for verdict in judge_each(judge, files, crashed, workers):
+            verdicts[verdict.file] = verdict
             bar.update(1)
     seconds = time.perf_counter() - started
+    judged = [verdicts[file] if first is None else Judged(file, same_file=first) for file, first in listed]
     result = compute(judged)
     if html is not None:
         write_atomic(html, drawing.page(result, _links(files, html)))
     return Report(result, seconds, workers)
 
 
-def _once_each(files: list[str]) -> list[str]:
-    """A record named twice (a folder and a file in it) is judged and counted once."""
-    seen: set[str] = set()
-    kept = []
+def _once_each(files: list[str]) -> list[tuple[str, str | None]]:
+    """Each record file once, in their order, with the file it is another name of (None for
+    the first name of a file). One path named twice (a folder and a file in it) is kept
+    once; a hard or symbolic link to a file met before is kept with that file's first name, to
+    be judged once and counted once (SPEC §9), and listed as the same file."""
+    seen: set[str] = set()  # paths as named, made absolute: a link is not its target's name
+    first_names: dict[tuple[int, int], str] = {}
+    listed: list[tuple[str, str | None]] = []
     for file in files:
-        real = file if file == STDIN else os.path.realpath(file)
-        if real not in seen:
-            seen.add(real)
-            kept.append(file)
-    return kept
+        named = file if file == STDIN else os.path.abspath(file)
+        if named in seen:
+            continue
+        seen.add(named)
+        try:
+            info = None if file == STDIN else os.stat(file)
+        except OSError:  # missing or unreadable: its reader reports it
+            info = None
+        inode = None if info is None else (info.st_dev, info.st_ino)
+        if inode in first_names:
+            listed.append((file, first_names[inode]))
+            continue
+        if inode is not None:
+            first_names[inode] = file
+        listed.append((file, None))
+    return listed
 
 
 def _links(files: list[str], page: str) -> dict[str, str]:

@@ -16,6 +16,7 @@ from __future__ import annotations
 import contextlib
 import datetime as dt
 import gc
+import hashlib
 import os
 from pathlib import Path
 from typing import Any, Iterator, NamedTuple
@@ -334,25 +335,31 @@ def _fit(line: str, width: int = 78) -> str:
 class Judgement(NamedTuple):
     """One record judged: replayed, or the fault that stopped it; the plies the file holds
     (0 when it could not be read); a note on the signatures (empty, or why they were not
-    checked)."""
+    checked); the SHA-256 of the file's bytes (None when it could not be read), by which the
+    standings know two identical files."""
 
     play: Replay | None
     fault: RefereeError | None
     plies: int
     note: str
+    content: str | None = None
 
 
 def judge(path: str) -> Judgement:
     """Read, replay and check one record (rules, result, seal, signatures where the signing
-    library is installed), never raising: what `validate` and `standings` judge by."""
-    plies = 0
+    library is installed): what `validate` and `standings` judge by. A fault of the record is
+    returned, never raised; a fault of the referee itself (any other exception) is raised, and
+    archive.judge_each makes it the record's verdict."""
+    plies, content = 0, None
     try:
-        record = read_record(path)
+        data = read_input(path, "record")
+        content = hashlib.sha256(data).hexdigest()
+        record = parse_record(data, str(path))
         plies = len(record.moves)
         play = replay(record)
-        return Judgement(play, None, plies, _signature_note(play))
+        return Judgement(play, None, plies, _signature_note(play), content)
     except RefereeError as exc:
-        return Judgement(None, exc, plies, "")
+        return Judgement(None, exc, plies, "", content)
 
 
 class Verdict(NamedTuple):
@@ -366,13 +373,24 @@ class Verdict(NamedTuple):
 
 def validate(path: str) -> Verdict:
     judged = judge(path)
-    report: dict[str, Any] = {"file": str(path), "valid": True, "plies": judged.plies, "error": None}
-    exc = judged.fault
-    if exc is None:
+    if judged.fault is None:
+        report: dict[str, Any] = {"file": str(path), "valid": True, "plies": judged.plies, "error": None}
         if judged.play.clock is not None:
             report["clock"] = clock_report(judged.play.clock, judged.play.to_move(), now())
         return Verdict(report, None, judged.play.result_sentence() + judged.note)
-    report["valid"] = False
+    return _invalid(path, judged.fault, judged.plies)
+
+
+def crashed(path: str, exc: Exception) -> Verdict:
+    """`validate`'s verdict on a record whose judging raised what no record should make the
+    referee raise: INVALID, "internal error: …" (SPEC §9, archive.py)."""
+    from referee.archive import internal_error
+
+    return _invalid(path, internal_error(path, exc), 0)
+
+
+def _invalid(path: str, exc: RefereeError, plies: int) -> Verdict:
+    report: dict[str, Any] = {"file": str(path), "valid": False, "plies": plies, "error": None}
     if exc.ply is not None:
         report["plies"] = exc.ply - 1
     report["error"] = {"ply": exc.ply, "move": exc.move, "message": exc.reason}
@@ -385,7 +403,7 @@ def validations(files: list[str]) -> Iterator[Verdict]:
     """`validate` of each file, in their order; a long list judged on every core (archive.py)."""
     from referee.archive import judge_each
 
-    return judge_each(validate, files)
+    return judge_each(validate, files, crashed)
 
 
 # -- pictures --------------------------------------------------------------------------------

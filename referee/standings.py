@@ -18,7 +18,7 @@ stamp come after the stamped ones, by file name. Why by hand and not a library: 
 from __future__ import annotations
 
 from collections import Counter
-from typing import Iterable, NamedTuple
+from typing import Iterable, Iterator, NamedTuple
 
 from referee.players import Identity, identity
 
@@ -26,11 +26,18 @@ START_RATING = 1500.0
 K_FACTOR = 32.0
 
 
+DIGEST_BYTES = 16  # of each seal digest in `Judged.chain`: 128 bits, no collision to be made
+
+
 class Judged(NamedTuple):
     """One record as the standings need it: what club.judge learnt from reading and replaying
     it. `error` is set (and the rest left empty) when the record is invalid; `names` holds the
     `[players]` name of every seat in order (None for a seat without one); `ended` is the POSIX
-    time of the last stamped ply. Small and picklable: it comes back from worker processes."""
+    time of the last stamped ply; `content` the SHA-256 of the file's bytes; `chain` (records
+    with an `id`) the seal digest of the header and of every ply, DIGEST_BYTES each, so that
+    digest k is equal in two copies exactly when their header and first k plies are; `same_file`
+    the file met before that this one is a link to (then it was not judged again). Small and
+    picklable: it comes back from worker processes."""
 
     file: str
     error: str | None = None
@@ -44,6 +51,9 @@ class Judged(NamedTuple):
     ended: float | None = None
     plies: int = 0
     id: str | None = None
+    content: str | None = None
+    chain: bytes = b""
+    same_file: str | None = None
 
 
 # -- who is who ------------------------------------------------------------------------------
@@ -147,7 +157,10 @@ def standings(judged: Iterable[Judged]) -> Standings:
     judged = list(judged)
     invalid = [(j.file, j.error) for j in judged if j.error is not None]
     worst = max((j.exit_code for j in judged if j.error is not None), default=0)
-    valid, skipped = _one_copy_each([j for j in judged if j.error is None])
+    valid, skipped, conflicting = _one_copy_each([j for j in judged if j.error is None])
+    if conflicting:
+        invalid += conflicting
+        worst = max(worst, 1)
     competitive: dict[str, list[tuple[Judged, list[Seated]]]] = {}
     cooperative: dict[str, list[tuple[Judged, list[Seated]]]] = {}
     for record in valid:
@@ -166,6 +179,7 @@ def standings(judged: Iterable[Judged]) -> Standings:
             competitive.setdefault(record.game, []).append((record, people))
     order = {j.file: i for i, j in enumerate(judged)}
     skipped.sort(key=lambda item: order[item[0]])
+    invalid.sort(key=lambda item: order[item[0]])
     return Standings(
         games={game: _table(records) for game, records in sorted(competitive.items())},
         cooperative={game: _coop_table(records) for game, records in sorted(cooperative.items())},
@@ -176,20 +190,118 @@ def standings(judged: Iterable[Judged]) -> Standings:
     )
 
 
-def _one_copy_each(valid: list[Judged]) -> tuple[list[Judged], list[tuple[str, str]]]:
-    """Both players' copies of a game often sit in one archive: a game (its `id`, SPEC §9) is
-    counted once, from its longest copy (the first of equals)."""
-    best: dict[str, Judged] = {}
+# -- copies of one game ----------------------------------------------------------------------
+
+
+def _one_copy_each(valid: list[Judged]) -> tuple[list[Judged], list[tuple[str, str]], list[tuple[str, str]]]:
+    """Each game counted once, and only the real one (SPEC §9): the records to count, those
+    not counted (file, why) and the copies in conflict (file, error).
+
+    A link to a file met before, or a file of the same bytes as one met before, is that file
+    again. Records with the same `id` are copies of one game — both players' copies often sit
+    in one archive — and count once, from the longest, when each is the start of it. Copies
+    that disagree (a ply, or the header: game, options, setup, keys) are each listed as
+    conflicting and none of that game counts: which one is real, the records cannot say."""
+    kept: list[Judged] = []
+    skipped: list[tuple[str, str]] = []
+    by_content: dict[str, str] = {}
+    copies: dict[str, list[Judged]] = {}
     for record in valid:
-        if record.id is not None and (record.id not in best or record.plies > best[record.id].plies):
-            best[record.id] = record
-    kept, skipped = [], []
-    for record in valid:
-        if record.id is None or best[record.id] is record:
-            kept.append(record)
+        if record.same_file is not None:
+            skipped.append((record.file, f"the same file as {record.same_file} (a link)"))
+        elif record.content is not None and record.content in by_content:
+            skipped.append((record.file, f"the same bytes as {by_content[record.content]}"))
         else:
-            skipped.append((record.file, f"another copy of the game in {best[record.id].file}"))
-    return kept, skipped
+            if record.content is not None:
+                by_content[record.content] = record.file
+            kept.append(record)
+            if record.id is not None and record.chain:
+                copies.setdefault(record.id, []).append(record)
+    conflicting: list[tuple[str, str]] = []
+    dropped: set[str] = set()
+    for game_id, group in copies.items():
+        if len(group) > 1:
+            for file, reason, conflict in _copies(game_id, group):
+                dropped.add(file)
+                (conflicting if conflict else skipped).append((file, reason))
+    return [r for r in kept if r.file not in dropped], skipped, conflicting
+
+
+def _copies(game_id: str, group: list[Judged]) -> list[tuple[str, str, bool]]:
+    """The copies of one game (file order) that do not count: (file, why, in conflict?).
+
+    Copy X of n plies is the start of copy Y exactly when Y's digest n is X's last (digests
+    are chained and hold the ply's number), so a set of every digest of the group answers
+    "is X the start of another copy?" at once. The copies that are the start of no other are
+    the game's ends; one end: it counts, the rest are its starts. Several: the copies that
+    are the start of every end agree with all (skipped); every other copy is in conflict with
+    an end, named with the first ply at which the two differ."""
+    first_of: dict[bytes, Judged] = {}  # a copy per distinct last digest: the first in file order
+    for record in group:
+        first_of.setdefault(_last(record), record)
+    holding: Counter[bytes] = Counter()  # digest → how many distinct copies contain it
+    for record in first_of.values():
+        holding.update(_digests(record))
+    ends = [record for digest, record in first_of.items() if holding[digest] == 1]
+    if len(ends) == 1:
+        kept = ends[0]
+        return [(r.file, f"another copy of the game in {kept.file}", False) for r in group if r is not kept]
+    in_ends: Counter[bytes] = Counter()
+    for end in ends:
+        in_ends.update(_digests(end))
+    # Every copy is measured against the first end: the end that parts from it soonest is
+    # the one a copy following the first end past that point disagrees with.
+    first = ends[0]
+    parting = [(_first_difference(first, end), end) for end in ends[1:]]
+    soonest, soonest_end = min(parting, key=lambda item: item[0])
+    dropped = []
+    for record in group:
+        last = _last(record)
+        if in_ends[last] == len(ends):
+            dropped.append((record.file, f"an earlier copy of game {game_id}, whose later copies "
+                                         f"conflict", False))
+            continue
+        if _digest(first, _length(record)) == last:  # the start of the first end, not of all
+            other, ply = soonest_end, soonest
+        else:
+            other, ply = first, _first_difference(first, record)
+        where = f"at ply {ply}" if ply > 0 else "in its header (game, options, setup or keys)"
+        dropped.append((record.file, f"{record.file}: conflicting copies of game {game_id}: "
+                                     f"{other.file} differs {where}", True))
+    return dropped
+
+
+def _length(record: Judged) -> int:
+    return len(record.chain) // DIGEST_BYTES - 1  # plies: the header's digest comes first
+
+
+def _digest(record: Judged, ply: int) -> bytes | None:
+    """The digest of the header and the first `ply` plies; None beyond the copy's end."""
+    if ply > _length(record):
+        return None
+    return record.chain[ply * DIGEST_BYTES:(ply + 1) * DIGEST_BYTES]
+
+
+def _last(record: Judged) -> bytes:
+    return record.chain[-DIGEST_BYTES:]
+
+
+def _digests(record: Judged) -> Iterator[bytes]:
+    chain = record.chain
+    return (chain[at:at + DIGEST_BYTES] for at in range(0, len(chain), DIGEST_BYTES))
+
+
+def _first_difference(a: Judged, b: Judged) -> int:
+    """The first ply (0: the header) at which two copies differ, found by halving: once two
+    chains part they never meet again. One past the shorter copy when it is the other's start."""
+    low, high = 0, min(_length(a), _length(b)) + 1  # equal below `low`, different from `high` on
+    while low < high:
+        middle = (low + high) // 2
+        if _digest(a, middle) == _digest(b, middle):
+            low = middle + 1
+        else:
+            high = middle
+    return low
 
 
 class _Player:

@@ -9,7 +9,9 @@ expected rows are tallied here from the games' own outcomes, not by the standing
 from __future__ import annotations
 
 import datetime as dt
+import hashlib
 import json
+import os
 import random
 import re
 import shutil
@@ -21,11 +23,11 @@ import pytest
 
 from referee import archive, club
 from referee.pairings import berger_rounds, file_name, slug
-from referee.record import read_record
-from referee.render.standings import crosstable_lines, page, points, text
-from referee.replay import replay
+from referee.record import Record, read_record
+from referee.render.standings import CROSSTABLE_PLAYERS, crosstable_lines, page, points, text
+from referee.replay import replay, start
 from referee.standings import (
-    Judged, START_RATING, elo_change, expected_score, identity, standings, to_json,
+    DIGEST_BYTES, Judged, START_RATING, elo_change, expected_score, identity, standings, to_json,
 )
 from referee.turn import take_turn
 
@@ -232,6 +234,20 @@ def _game(file, a, b, winners, ended=None, over=True, game="odd"):
                   winners=winners, ended=ended, plies=10)
 
 
+MOVES = ["w a1", "b b2", "w c3", "b d4", "w e5", "b a2", "w b3", "b c4", "w d5"]
+
+
+def _chain(plies, header=b"header"):
+    """A seal chain as club.judge hands it over: a digest of the header, then one a ply, each
+    covering all before it."""
+    digest = hashlib.sha256(header).digest()
+    digests = [digest]
+    for ply, move in enumerate(plies, 1):
+        digest = hashlib.sha256(digest + f"{ply} {move}".encode()).digest()
+        digests.append(digest)
+    return b"".join(d[:DIGEST_BYTES] for d in digests)
+
+
 def _rows(result, game="odd"):
     return {row.player: row for row in result.games[game].rows}
 
@@ -290,8 +306,10 @@ def test_records_without_players_and_second_copies_count_nowhere():
         Judged("2.toml", game="odd", game_name="Odd", names=(None, None), over=True, winners=(1,)),
         Judged("3.toml", game="odd", game_name="Odd", names=("Ann", None), over=True, winners=(1,)),
         _game("4.toml", "Ann", "ann", (1,)),
-        Judged("5.toml", game="odd", game_name="Odd", names=("Cy", "Dee"), over=False, plies=3, id="a" * 32),
-        Judged("6.toml", game="odd", game_name="Odd", names=("Cy", "Dee"), over=True, winners=(2,), plies=9, id="a" * 32),
+        Judged("5.toml", game="odd", game_name="Odd", names=("Cy", "Dee"), over=False, plies=3, id="a" * 32,
+               chain=_chain(MOVES[:3])),
+        Judged("6.toml", game="odd", game_name="Odd", names=("Cy", "Dee"), over=True, winners=(2,), plies=9, id="a" * 32,
+               chain=_chain(MOVES[:9])),
         Judged("7.toml", error="7.toml: broken TOML", exit_code=1),
     ]
     result = standings(records)
@@ -429,6 +447,186 @@ def test_pairings_refuses_what_cannot_be_paired(cli, args, tmp_path):
     assert not (tmp_path / "dir").exists()
 
 
+# -- copies of one game (SPEC §9: a game counts once, and only the real one) ----------------------
+
+OPTIONS = {"size": 3, "min_group": 3}
+ANN_BO = ("Ann <ann@example.org>", "Bo <bo@example.net>")
+START = dt.datetime(2026, 10, 1, tzinfo=UTC)
+
+
+def _moves(seed: int, plies: int) -> list[str]:
+    """`plies` random legal moves of a fresh small odd game."""
+    play, rng = start(Record("odd", dict(OPTIONS))), random.Random(seed)
+    moves = []
+    while len(moves) < plies and play.outcome() is None:
+        moves.append(str(play.game.random_move(play.state, rng)))
+        play = take_turn(play, moves[-1]).play
+    return moves
+
+
+def _other_move(moves: list[str], ply: int) -> str:
+    """A legal move at `ply` after moves[:ply - 1], other than moves[ply - 1]."""
+    play = start(Record("odd", dict(OPTIONS)))
+    for move in moves[: ply - 1]:
+        play = take_turn(play, move).play
+    return next(str(m) for m in play.game.legal_moves(play.state) if str(m) != moves[ply - 1])
+
+
+def _record(path: Path, game_id: str | None, moves: list[str], names=ANN_BO, resign: bool = False) -> Path:
+    """A record of game `game_id` holding `moves`, stamped an hour a ply and sealed, as
+    `referee new` and `referee move` write one (`resign`: then the seat to move resigns)."""
+    play = start(Record("odd", dict(OPTIONS), {1: {"name": names[0]}, 2: {"name": names[1]}}, id=game_id))
+    for ply, move in enumerate([*moves, "resign"] if resign else moves, 1):
+        play = take_turn(play, move, at=START + dt.timedelta(hours=ply)).play
+    path.write_text(play.record.to_toml(), encoding="utf-8")
+    return path
+
+
+def _report(cli, *paths):
+    result = cli("standings", *paths, "--json")
+    return result.exit_code, json.loads(result.stdout)
+
+
+def _games_played(report) -> int:
+    rows = report["games"].get("odd", {"players": []})["players"]
+    return sum(row["played"] + row["unfinished"] for row in rows) // 2
+
+
+def test_both_players_copies_count_once_from_the_longer(cli, tmp_path):
+    moves, game_id = _moves(1, 8), "1" * 32
+    _record(tmp_path / "ann.toml", game_id, moves[:7])
+    _record(tmp_path / "bo.toml", game_id, moves, resign=True)
+    code, report = _report(cli, tmp_path)
+    assert code == 0 and report["invalid"] == []
+    assert _games_played(report) == 1
+    rows = {row["address"]: row for row in report["games"]["odd"]["players"]}
+    assert rows["ann@example.org"]["played"] == 1 and rows["ann@example.org"]["unfinished"] == 0
+    assert report["skipped"] == [{"file": str(tmp_path / "ann.toml"),
+                                  "reason": f"another copy of the game in {tmp_path / 'bo.toml'}"}]
+
+
+def test_borrowed_id_with_one_more_ply_does_not_erase_the_real_game(cli, tmp_path):
+    # The real game goes on at ply 8; a stranger writes a game of his own under its id, one
+    # ply longer (a resignation), sealed as the referee seals: once it would have been
+    # counted in place of the real one, silently.
+    moves, game_id = _moves(2, 8), "2" * 32
+    real = _record(tmp_path / "real.toml", game_id, moves)
+    borrowed = moves[:4] + [_other_move(moves, 5)] + moves[5:8]
+    fake = _record(tmp_path / "fake.toml", game_id, borrowed, names=("Eve <eve@example.org>", ANN_BO[1]),
+                   resign=True)
+    code, report = _report(cli, tmp_path)
+    assert code == 1
+    assert report["invalid"] == [
+        {"file": str(fake), "error": f"{fake}: conflicting copies of game {game_id}: {real} differs at ply 5"},
+        {"file": str(real), "error": f"{real}: conflicting copies of game {game_id}: {fake} differs at ply 5"},
+    ]
+    assert report["games"] == {}  # Eve's win is nowhere; which game is real, the records cannot say
+
+
+def test_conflicting_copies_count_nowhere_and_are_listed(cli, tmp_path):
+    moves, game_id = _moves(3, 9), "3" * 32
+    _record(tmp_path / "a-ann.toml", game_id, moves[:6])
+    bo = _record(tmp_path / "b-bo.toml", game_id, moves[:6] + [_other_move(moves, 7)] + moves[7:9])
+    cy = _record(tmp_path / "c-ann-later.toml", game_id, moves)  # Ann's copy, three plies on
+    _record(tmp_path / "d-early.toml", game_id, moves[:4])  # the start of every copy
+    _record(tmp_path / "e-other-game.toml", "4" * 32, _moves(4, 5))
+    code, report = _report(cli, tmp_path)
+    assert code == 1
+    invalid = {Path(item["file"]).name: item["error"] for item in report["invalid"]}
+    assert invalid == {
+        "b-bo.toml": f"{bo}: conflicting copies of game {game_id}: {cy} differs at ply 7",
+        "c-ann-later.toml": f"{cy}: conflicting copies of game {game_id}: {bo} differs at ply 7",
+    }
+    skipped = {Path(item["file"]).name: item["reason"] for item in report["skipped"]}
+    assert skipped == {
+        "a-ann.toml": f"an earlier copy of game {game_id}, whose later copies conflict",
+        "d-early.toml": f"an earlier copy of game {game_id}, whose later copies conflict",
+    }
+    assert _games_played(report) == 1  # the other game alone
+    text_ = cli("standings", tmp_path)
+    assert text_.exit_code == 1 and f"conflicting copies of game {game_id}" in text_.stdout
+
+
+def test_a_copy_with_another_header_conflicts_from_the_start():
+    first = Judged("a.toml", game="odd", names=ANN_BO, plies=2, id="5" * 32, chain=_chain(MOVES[:2]))
+    second = first._replace(file="b.toml", chain=_chain(MOVES[:2], header=b"other options"))
+    result = standings([first, second])
+    assert [error for _, error in result.invalid] == [
+        f"a.toml: conflicting copies of game {'5' * 32}: b.toml differs in its header (game, options, setup or keys)",
+        f"b.toml: conflicting copies of game {'5' * 32}: a.toml differs in its header (game, options, setup or keys)",
+    ]
+    assert result.worst_exit == 1 and result.games == {}
+
+
+def test_hard_linked_record_counts_once(cli, tmp_path):
+    record = _record(tmp_path / "game.toml", None, _moves(5, 6), resign=True)  # no id at all
+    (tmp_path / "again").mkdir()
+    os.link(record, tmp_path / "again" / "game.toml")
+    os.link(record, tmp_path / "same-game.toml")
+    code, report = _report(cli, tmp_path)
+    assert code == 0 and _games_played(report) == 1
+    assert [item["reason"] for item in report["skipped"]] == [f"the same file as {record} (a link)"] * 2
+
+
+def test_symlinked_record_counts_once(cli, tmp_path):
+    record = _record(tmp_path / "game.toml", None, _moves(6, 6), resign=True)
+    os.symlink("game.toml", tmp_path / "link.toml")
+    (tmp_path / "elsewhere").mkdir()
+    os.symlink(record, tmp_path / "elsewhere" / "game.toml")
+    code, report = _report(cli, tmp_path, record, tmp_path / "link.toml")  # named three more times
+    assert code == 0 and _games_played(report) == 1
+    assert report["records"] == 3  # the path named twice is one record; each link is listed
+    assert [item["reason"] for item in report["skipped"]] == [f"the same file as {record} (a link)"] * 2
+
+
+def test_identical_copy_without_id_counts_once(cli, tmp_path):
+    record = _record(tmp_path / "game.toml", None, _moves(7, 6), resign=True)
+    shutil.copyfile(record, tmp_path / "game-copy.toml")
+    code, report = _report(cli, tmp_path)
+    assert code == 0 and _games_played(report) == 1
+    assert report["skipped"] == [{"file": str(tmp_path / "game.toml"),
+                                  "reason": f"the same bytes as {tmp_path / 'game-copy.toml'}"}]
+
+
+# -- thousands of players -------------------------------------------------------------------------
+
+
+def _strangers(games: int) -> list[Judged]:
+    """`games` finished games, each between two players met nowhere else."""
+    return [_game(f"{i:05d}.toml", f"Player {2 * i} <p{2 * i}@example.org>",
+                  f"Player {2 * i + 1} <p{2 * i + 1}@example.org>", (1 + i % 2,), float(i)) for i in range(games)]
+
+
+def test_standings_of_thousands_of_players_page_stays_small():
+    sizes = {}
+    for games in (1_000, 4_000):
+        result = standings(_strangers(games))
+        html = page(result, {f"{i:05d}.toml": f"{i:05d}.toml" for i in range(games)})
+        sizes[games] = len(html.encode("utf-8"))
+        assert f"The crosstable is left out: {2 * games:,} players, more than {CROSSTABLE_PLAYERS}" in html
+        assert html.count("<tr>") == 2 * games + 1  # every player's row, and the head
+        lines = text(result)
+        assert len(lines) < 2 * games + 20 and all(len(line) <= 78 for line in lines)
+    assert sizes[4_000] < 4 * 1_000_000  # 8,000 players: a few MB, not hundreds
+    assert sizes[4_000] < 4.5 * sizes[1_000]  # as the records grow, not as their square
+
+
+def test_a_crosstable_of_up_to_the_limit_is_drawn():
+    names = [f"P{i}" for i in range(CROSSTABLE_PLAYERS)]
+    games = [_game(f"{i:04d}.toml", names[i], names[(i + 1) % len(names)], (1,), float(i)) for i in range(len(names))]
+    result = standings(games)
+    html = page(result, {g.file: g.file for g in games})
+    assert "left out" not in html and html.count('class="self"') == CROSSTABLE_PLAYERS
+    assert "left out" in "\n".join(text(standings(games + [_game("x.toml", "P0", "Newcomer", (1,))])))
+
+
+def test_many_games_between_two_players_are_summed_up_in_the_text():
+    games = [_game(f"{i:02d}.toml", "Ann", "Bo", ((1,), (2,), ())[i % 3], float(i)) for i in range(12)]
+    games.append(_game("12.toml", "Ann", "Bo", (), over=False))
+    lines = crosstable_lines(standings(games).games["odd"])
+    assert "6/12+1*" in lines[1] and "6/12+1*" in lines[2] and all(len(line) <= 78 for line in lines)
+
+
 # -- many records --------------------------------------------------------------------------------
 
 
@@ -438,7 +636,7 @@ def test_processes_give_the_same_answer_as_one(tmp_path):
     for i in range(archive.PARALLEL_FROM + 20):
         files.append(str(tmp_path / f"{i:03d}.toml"))
         shutil.copy(sources[i % len(sources)], files[-1])
-    parallel = list(archive.judge_each(club.judge, files, workers=2))
+    parallel = list(archive.judge_each(club.judge, files, club.crashed, workers=2))
     serial = [club.judge(f) for f in files]
     assert parallel == serial
 

@@ -6,12 +6,18 @@ number, each cell the results of their games in the order played (1 win, ½ draw
 for up to eight players or so, names cut to the room left; the page links every result to its
 record and holds no script (a Content-Security-Policy forbids any, and allows only its own
 style, by hash).
+
+A crosstable grows with the square of its players: a game of more than CROSSTABLE_PLAYERS
+players is shown as the list of its rows, without the opponents' columns, and both the text
+and the page say so (SPEC §9: a page of thousands of players stays a few MB). A cell of many
+games between two players shows the score of the pair ("7½/12") rather than every result.
 """
 
 from __future__ import annotations
 
 import base64
 import hashlib
+from collections import Counter
 from typing import NamedTuple
 
 from markupsafe import Markup
@@ -24,6 +30,11 @@ WIDTH = 78  # a mail's line
 MIN_NAME = 8  # below this a name no longer tells players apart: the table grows wider instead
 SYMBOLS = {1.0: "1", 0.5: "½", 0.0: "0", None: "*"}
 LISTED = 10  # records not counted, listed one by one; beyond that counted
+# Beyond this many players a crosstable is no longer read as a table (a hundred columns are
+# already several screens wide), while its page would grow with the square of the players:
+# 100 players make at most 10,000 cells, some hundreds of KB, besides one link a game.
+CROSSTABLE_PLAYERS = 100
+CELL_RESULTS = 6  # results written one by one in a text cell; more are summed up as "7½/12"
 
 
 def points(value: float) -> str:
@@ -40,8 +51,17 @@ def decimal(value: float) -> str:
 def labels(table: Table | CoopTable) -> dict[str, str]:
     """The name shown for each player: the name without its address, unless two players of
     the table would then look alike."""
-    shorts = [row.short.casefold() for row in table.rows]
-    return {row.key: row.short if shorts.count(row.short.casefold()) == 1 else row.player for row in table.rows}
+    shorts = Counter(row.short.casefold() for row in table.rows)
+    return {row.key: row.short if shorts[row.short.casefold()] == 1 else row.player for row in table.rows}
+
+
+def crosstable_shown(table: Table) -> bool:
+    return len(table.rows) <= CROSSTABLE_PLAYERS
+
+
+def left_out(table: Table) -> str:
+    """What a table too large for a crosstable says in its place."""
+    return f"The crosstable is left out: {len(table.rows):,} players, more than {CROSSTABLE_PLAYERS} to a table"
 
 
 def _cells(table: Table, key: str, opponent: str) -> list[Cell]:
@@ -51,25 +71,38 @@ def _cells(table: Table, key: str, opponent: str) -> list[Cell]:
 # -- text --------------------------------------------------------------------------------------
 
 
+def _text_cell(cells: list[Cell]) -> str:
+    """A pair's results one by one, or past CELL_RESULTS their sum: "6/12" (points of the
+    finished games), "+1*" for those going on, so a column stays a few characters wide."""
+    if len(cells) <= CELL_RESULTS:
+        return "".join(SYMBOLS[c.score] for c in cells)
+    scores = [c.score for c in cells if c.score is not None]
+    going = len(cells) - len(scores)
+    return f"{points(sum(scores))}/{len(scores)}" + (f"+{going}*" if going else "")
+
+
 def crosstable_lines(table: Table) -> list[str]:
+    """The crosstable in text; for a table too large for one (CROSSTABLE_PLAYERS), the rows
+    alone: place, name, points, Sonneborn-Berger and rating."""
     rows = table.rows
     names = labels(table)
-    games = max((len(cells) for cells in table.cells.values()), default=1)
+    columns = rows if crosstable_shown(table) else []
+    games = max((len(_text_cell(cells)) for cells in table.cells.values()), default=1)  # widest cell
     column = max(games, len(str(len(rows))))
     number = len(str(len(rows)))
     tail = f"  {'Pts':>5} {'SB':>6} {'Elo':>5}"
-    room = WIDTH - number - 2 - len(rows) * (1 + column) - len(tail)
+    room = WIDTH - number - 2 - len(columns) * (1 + column) - len(tail)
     longest = max(len(plain(names[row.key])) for row in rows)
     name_width = max(min(longest, room), min(longest, MIN_NAME), 6)
     head = f"{'#':>{number}}  {'Player':<{name_width}}" + "".join(
-        f" {row.number:<{column}}" for row in rows
+        f" {row.number:<{column}}" for row in columns
     ) + tail
     lines = [head]
     for row in rows:
         cells = "".join(
             " " + ("X" * games if other.key == row.key else
-                   "".join(SYMBOLS[c.score] for c in _cells(table, row.key, other.key))).ljust(column)
-            for other in rows
+                   _text_cell(_cells(table, row.key, other.key))).ljust(column)
+            for other in columns
         )
         lines.append(
             f"{row.number:>{number}}  {_cut(plain(names[row.key]), name_width):<{name_width}}{cells}"
@@ -92,6 +125,8 @@ def text(result: Standings) -> list[str]:
     lines: list[str] = []
     for table in result.games.values():
         lines += [_title(table.name, _summary(table)), ""]
+        if not crosstable_shown(table):
+            lines += [_cut(left_out(table) + ".", WIDTH), ""]
         lines += crosstable_lines(table) + [""]
     for coop in result.cooperative.values():
         lines += [_title(coop.name, "solo and cooperative games"), ""] + coop_lines(coop) + [""]
@@ -150,6 +185,7 @@ class HtmlTable(NamedTuple):
     name: str
     summary: str
     rows: list[HtmlRow]
+    left_out: str | None  # why the opponents' columns are not drawn, when they are not
 
 
 class HtmlCoop(NamedTuple):
@@ -180,10 +216,11 @@ def _summary(table: Table) -> str:
 
 def _html_table(table: Table, links: dict[str, str]) -> HtmlTable:
     names = labels(table)
+    columns = table.rows if crosstable_shown(table) else []
     rows = []
     for row in table.rows:
         cells: list[list[Result] | None] = []
-        for other in table.rows:
+        for other in columns:
             if other.key == row.key:
                 cells.append(None)
                 continue
@@ -196,4 +233,4 @@ def _html_table(table: Table, links: dict[str, str]) -> HtmlTable:
         rows.append(HtmlRow(row.number, row.player, names[row.key], cells, row.played, row.wins,
                             row.draws, row.losses, row.unfinished, points(row.points),
                             decimal(row.sonneborn_berger), f"{row.rating:.1f}"))
-    return HtmlTable(table.name, _summary(table), rows)
+    return HtmlTable(table.name, _summary(table), rows, None if columns else left_out(table))
