@@ -593,17 +593,18 @@ def receive(message_file: str, output: str | None, mine: str | None, force: bool
     label = message_file if name == Path(message_file).name else f"{message_file} ({name})"
     theirs = replay(parse_record(record_bytes, label))
     check_signatures(theirs)
-    first = mine is not None and not Path(mine).exists()
-    known = 0
-    if mine is not None and not first:
-        my_copy = load(mine)
-        if theirs.plies < my_copy.plies and seal.divergence(theirs, my_copy) is None:
-            return Received(theirs, None, False, my_copy.plies)  # an older mail: nothing new
-        problem = seal.divergence(my_copy, theirs) or seal.moved_for(my_copy, theirs)
-        if problem:
-            raise RefereeError(f"{message_file} does not extend {mine}: {problem}")
-        known = my_copy.plies
-    write_atomic(target, record_bytes)
+    with locked(target):  # my copy read, compared and written as one: no move made meanwhile is lost
+        first = mine is not None and not Path(mine).exists()
+        known = 0
+        if mine is not None and not first:
+            my_copy = load(mine)
+            if theirs.plies < my_copy.plies and seal.divergence(theirs, my_copy) is None:
+                return Received(theirs, None, False, my_copy.plies)  # an older mail: nothing new
+            problem = seal.divergence(my_copy, theirs) or seal.moved_for(my_copy, theirs)
+            if problem:
+                raise RefereeError(f"{message_file} does not extend {mine}: {problem}")
+            known = my_copy.plies
+        write_atomic(target, record_bytes)
     return Received(theirs, target, first, warnings=_odd_stamps(theirs, known, sent))
 
 
