@@ -148,6 +148,7 @@ PARTING = [
     b'a = "\\U00110000"\n',
     b'a = "\\U0010FFFF"\n',
     "a = '\ufeff'\n# \ufeff\n".encode(),  # a byte-order mark inside a string or a comment is text
+    b"a = -1e-400\nb = -nan\nc = 1e-400\n",  # floats at the edges: signs of zero and NaN alike
 ]
 
 
