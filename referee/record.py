@@ -3,8 +3,9 @@
 Records are read by rtoml, a compiled reader, where it is installed and the text holds nothing
 that only a newer TOML allows or that the two read differently; tomllib, the standard library's
 reader, is the reference: it reads whatever rtoml refuses or is not trusted with, and gives
-every message about broken TOML (README: Performance). Neither reports where a value stood, so the few line numbers a player
-needs (each move, the [result] table) are found by a light scan of the text beside the parse.
+every message about broken TOML (README: Performance). Neither reports where a value stood, so
+the few line numbers a player needs (each move, the [result] table) are found by a light scan
+of the text beside the parse.
 """
 
 from __future__ import annotations
