@@ -26,7 +26,8 @@ What is measured (and the targets, where there is one):
   files (reading them included), in interleaved rounds: 2,000 finished 61-ply odd records as
   [[moves]] tables (target: at most 0.8 × the parse), the same as plain `moves = [...]` arrays
   (at most 3 ×), and a mixed archive of 1,000 odd, hermit, harmijan and hermetica records (at
-  most 2.5 ×); `referee status` at most 1.3 × and `referee move` on 60 plies at most 1.6 × the
+  most 2.5 ×), each also with rtoml left out (tomllib reads every record: what rtoml saves;
+  `--archives-only` runs these rows alone); `referee status` at most 1.3 × and `referee move` on 60 plies at most 1.6 × the
   import of typer; a 150-ply Harmijan game replayed at least 10 × faster than by the code when
   that target was set, timed side by side with it (HARMIJAN_BASELINES); and the peak memory of `validate` over 10,000 records against
   1,000 (flat: the records are not all held at once).
@@ -395,11 +396,11 @@ def write_archive(folder: Path, texts: list[str], count: int) -> list[str]:
     return files
 
 
-def run_validate(files: list[str]) -> tuple[float, int, float]:
+def run_validate(files: list[str], env: dict[str, str] | None = None) -> tuple[float, int, float]:
     """`referee validate` over `files` as a player runs it: seconds, exit code, peak RSS in MiB
     of the largest of its processes (Linux reports KiB)."""
     t0 = time.perf_counter()
-    child = subprocess.Popen([*referee_command(), "validate", *files], env=player_env(),
+    child = subprocess.Popen([*referee_command(), "validate", *files], env=env or player_env(),
                              stdout=subprocess.DEVNULL)
     _, status, usage = os.wait4(child.pid, 0)
     return time.perf_counter() - t0, os.waitstatus_to_exitcode(status), usage.ru_maxrss / 1024
@@ -413,9 +414,20 @@ def parse_all(files: list[str]) -> float:
     return time.perf_counter() - t0
 
 
+def tomllib_only_env(work: Path) -> dict[str, str]:
+    """A player's environment in which `import rtoml` fails, as on a machine without its wheel:
+    the referee then reads every record with tomllib (what rtoml saves, measured)."""
+    blocker = work / "no-rtoml"
+    blocker.mkdir(exist_ok=True)
+    (blocker / "rtoml.py").write_text('raise ImportError("rtoml left out for the benchmark")\n')
+    env = player_env()
+    env["PYTHONPATH"] = os.pathsep.join(filter(None, [str(blocker), env.get("PYTHONPATH")]))
+    return env
+
+
 def archives(work: Path, rounds: int) -> list[dict[str, Any]]:
     """`validate` against tomllib's parse of the same files, in interleaved rounds (a busy
-    moment on the machine then touches both), medians."""
+    moment on the machine then touches both), medians; and `validate` with tomllib alone."""
     odd = [random_play("odd", {"size": 5}, 100 + seed).record.to_toml() for seed in range(20)]
     mixed = [p.read_text(encoding="utf-8") for folder in ("odd", "hermit-square", "hermit-hex", "harmijan", "hermetica")
              for p in sorted((SAMPLES / folder).glob("*.toml"))]
@@ -426,17 +438,23 @@ def archives(work: Path, rounds: int) -> list[dict[str, Any]]:
         ("1,000 odd, hermit, harmijan and hermetica records (the samples)", write_archive(work / "mixed", mixed, 1000), 2.5),
     ]
     rows = []
+    alone_env = tomllib_only_env(work)
     for label, files, target in cases:
         run_validate(files[:100])  # the files into the page cache, the bytecode compiled
-        checked, parsed, codes = [], [], set()
+        checked, alone, parsed, codes = [], [], [], set()
         for _ in range(rounds):
             seconds, code, _ = run_validate(files)
             checked.append(seconds)
             codes.add(code)
+            seconds, code, _ = run_validate(files, alone_env)
+            alone.append(seconds)
+            codes.add(code)
             parsed.append(parse_all(files))
         validate_s, parse_s = statistics.median(checked), statistics.median(parsed)
+        alone_s = statistics.median(alone)
         rows.append({"records": label, "count": len(files), "exit_codes": sorted(codes),
                      "validate_s": validate_s, "parse_s": parse_s, "ratio": validate_s / parse_s,
+                     "tomllib_only_s": alone_s, "tomllib_only_ratio": alone_s / parse_s,
                      "target": target})
     return rows
 
@@ -516,10 +534,15 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=5, help="rounds of the archive timings (median)")
     parser.add_argument("--json", default=str(ROOT / "bench" / "results.json"), help="where to write the results")
     parser.add_argument("--standings-only", action="store_true", help="only the standings over 10,000 records (printed, not written)")
+    parser.add_argument("--archives-only", action="store_true", help="only the archive rows of validate (printed, not written)")
     args = parser.parse_args()
     if args.standings_only:
         with tempfile.TemporaryDirectory() as tmp:
             print(json.dumps(standings_many(Path(tmp)), indent=2))
+        return
+    if args.archives_only:
+        with tempfile.TemporaryDirectory() as tmp:
+            print(archive_table(archives(Path(tmp), args.rounds), args.rounds))
         return
 
     with tempfile.TemporaryDirectory() as tmp:
@@ -582,6 +605,21 @@ def main() -> None:
     print(f"\nwritten to {args.json}")
 
 
+def archive_table(rows: list[dict[str, Any]], rounds: int) -> str:
+    lines = [
+        f"| `referee validate` (median of {rounds} rounds) | records | validate | tomllib's parse | ratio "
+        "| target | validate, tomllib alone | ratio |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    lines += [
+        f"| {row['records']} (exit {', '.join(map(str, row['exit_codes']))}) | {row['count']:,} | {row['validate_s']:.2f} s "
+        f"| {row['parse_s']:.2f} s | {row['ratio']:.2f} × | ≤ {row['target']:g} × "
+        f"| {row['tomllib_only_s']:.2f} s | {row['tomllib_only_ratio']:.2f} × |"
+        for row in rows
+    ]
+    return "\n".join(lines)
+
+
 def report(results: dict[str, Any]) -> str:
     m = results["machine"]
     lines = [
@@ -623,16 +661,7 @@ def report(results: dict[str, Any]) -> str:
         "|---|---:|---:|",
     ]
     lines += [f"| {row['position']} | {row['moves']} | {row['ms']:.1f} ms |" for row in results["listing"]]
-    lines += [
-        "",
-        f"| `referee validate` (median of {results['rounds']} rounds) | records | validate | tomllib's parse | ratio | target |",
-        "|---|---:|---:|---:|---:|---:|",
-    ]
-    lines += [
-        f"| {row['records']} (exit {', '.join(map(str, row['exit_codes']))}) | {row['count']:,} | {row['validate_s']:.2f} s "
-        f"| {row['parse_s']:.2f} s | {row['ratio']:.2f} × | ≤ {row['target']:g} × |"
-        for row in results["archives"]
-    ]
+    lines += ["", archive_table(results["archives"], results["rounds"])]
     memory, hj = results["validate_memory"], results["harmijan_150_replay"]
     older = "; ".join(f"{row['code']} ({row['commit']}): {row['ms']:.1f} ms, {row['speed_up']:.1f} × slower"
                       for row in hj["baselines"])

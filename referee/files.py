@@ -7,7 +7,8 @@ named "-") are read, never a device or a pipe that might not end. Every file the
 goes through `write_atomic`: a temporary file beside the target, then a rename, so a reader or
 a crash sees the old file whole or the new one whole, never a mixture. Outputs go only onto new
 names or regular files that have a write bit (SPEC §9). A turn holds the record's lock (a file
-beside it) from reading to writing, so two commands on one record never lose a move.
+beside the resolved record) from reading to writing, so two commands on one record, by whatever
+path, never lose a move.
 """
 
 from __future__ import annotations
@@ -114,18 +115,16 @@ def _writable(target: Path, info: os.stat_result) -> None:
 
 @contextlib.contextmanager
 def locked(path: str | os.PathLike[str]) -> Iterator[None]:
-    """Hold the lock of the record at `path` (a hidden file beside it) while it is read,
-    replayed and written: a second command writing the same record waits for the first, and
-    gives up with exit 2 after LOCK_WAIT seconds."""
+    """Hold the lock of the record at `path` while it is read, replayed and written: a second
+    command writing the same record waits for the first, and gives up with exit 2 after
+    LOCK_WAIT seconds. The lock is a hidden file beside the resolved record, so a record reached
+    through a symbolic link and through its real path has one lock (SPEC §9)."""
     target = Path(path)
     if fcntl is None or str(target) == STDIN:
         yield
         return
-    lock = target.parent / f".{target.name}.lock"
-    try:
-        fd = os.open(lock, os.O_RDWR | os.O_CREAT, 0o644)
-    except OSError as exc:
-        raise UsageError(f"{target}: cannot write: {exc.strerror}") from None
+    real = Path(os.path.realpath(target))
+    fd = _open_lock(real.parent / f".{real.name}.lock", target)
     try:
         deadline = time.monotonic() + LOCK_WAIT
         while True:
@@ -140,6 +139,31 @@ def locked(path: str | os.PathLike[str]) -> Iterator[None]:
         yield
     finally:
         os.close(fd)  # closing the descriptor releases the lock
+
+
+def _open_lock(lock: Path, target: Path) -> int:
+    """The lock file, opened (made when missing) without following a link: anyone who can
+    write the folder could plant `.NAME.lock` as a link, and the referee would then make or
+    open a file wherever the link points, with the player's rights. A link, a folder or a
+    special file in its place is refused, never used."""
+    try:
+        # O_NOFOLLOW refuses a link even with O_CREAT; O_NONBLOCK keeps a FIFO from blocking
+        # the open before it can be refused.
+        fd = os.open(lock, os.O_RDWR | os.O_CREAT | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_NOCTTY
+                     | os.O_CLOEXEC, 0o644)
+    except OSError as exc:
+        if os.path.islink(lock):
+            raise UsageError(f"{lock}: the lock of {target} is a symbolic link; the referee does "
+                             "not follow it (remove it and try again)") from None
+        if os.path.isdir(lock):
+            raise UsageError(f"{lock}: the lock of {target} is a folder, not a file "
+                             "(remove it and try again)") from None
+        raise UsageError(f"{target}: cannot write: {exc.strerror}") from None
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise UsageError(f"{lock}: the lock of {target} is not a regular file (a device or a "
+                         "pipe); remove it and try again")
+    return fd
 
 
 def write_atomic(path: str | os.PathLike[str], text: str | bytes, *, force: bool = True,

@@ -1,10 +1,11 @@
 """The TOML record (SPEC §3): read it strictly, write it canonically, replace it atomically.
 
 Records are read by rtoml, a compiled reader, where it is installed and the text holds nothing
-that only a newer TOML allows; tomllib, the standard library's reader, is the reference: it
-reads whatever rtoml refuses or is not trusted with, and gives every message about broken TOML
-(README: Performance). Neither reports where a value stood, so the few line numbers a player
-needs (each move, the [result] table) are found by a light scan of the text beside the parse.
+that only a newer TOML allows or that the two read differently; tomllib, the standard library's
+reader, is the reference: it reads whatever rtoml refuses or is not trusted with, and gives
+every message about broken TOML (README: Performance). Neither reports where a value stood, so
+the few line numbers a player needs (each move, the [result] table) are found by a light scan
+of the text beside the parse.
 """
 
 from __future__ import annotations
@@ -231,6 +232,7 @@ def parse_record(data: bytes, name: str = "<record>") -> Record:
 
 
 BOM = b"\xef\xbb\xbf"
+BOM_CHAR = BOM.decode("utf-8")
 MAX_KEY_PARTS = 64  # a record's longest key has 3 (setup.deals."2"); tomllib is quadratic in them
 
 
@@ -277,6 +279,12 @@ _SHORT_TIME = re.compile(r":\d\d(?![:0-9a-fA-F])(?<!:\d\d:\d\d)")
 #   declared, tomllib where it was first named (and refuses some such records rtoml reads).
 # Both scans are anchored at the start of a line, where a header stands: unanchored, a line of
 # thousands of "[" would cost the first one time quadratic in its length.
+# - a carriage return inside a multi-line string: rtoml keeps "\r\n" there as it stands,
+#   tomllib reads it as the newline TOML says it is. Outside multi-line strings the two agree
+#   (CRLF line ends alike, a lone "\r" refused alike), and a text without three quotes in a row
+#   holds no multi-line string, so only a text with both a "\r" and three quotes is sent on;
+# - a second byte-order mark (load_toml strips the first): rtoml strips it too, tomllib refuses it.
+_MULTILINE_QUOTES = ('"""', "'''")
 _DOTTED_HEADER = re.compile(r"^[ \t]*\[\[?[^\]\n.]*\.", re.MULTILINE)
 _HEADER = re.compile(r"^[ \t]*\[\[?([^\]\n]*)\]", re.MULTILINE)
 
@@ -287,7 +295,8 @@ def _quick_read(text: str) -> dict[str, Any] | None:
     the text (tomllib then gives the verdict and the message: it also reads some numbers
     rtoml finds too large)."""
     if (rtoml is None or "{" in text or ("\\" in text and _ESCAPE.search(text))
-            or _SHORT_TIME.search(text) or _named_before_declared(text)):
+            or ("\r" in text and any(quotes in text for quotes in _MULTILINE_QUOTES))
+            or text.startswith(BOM_CHAR) or _SHORT_TIME.search(text) or _named_before_declared(text)):
         return None
     try:
         doc = rtoml.loads(text)

@@ -622,7 +622,8 @@ def receive(message_file: str, output: str | None, mine: str | None, force: bool
     theirs = replay(parse_record(attached.record, label))
     check_signatures(theirs)
     if mine is None:
-        write_atomic(target, attached.record)
+        with locked(target):  # written as one with any move on it: no move made meanwhile is lost
+            write_atomic(target, attached.record)
         return Received(theirs, target, False, warnings=_odd_stamps(theirs, 0, attached.sent))
     with locked(target):
         first = not Path(mine).exists()

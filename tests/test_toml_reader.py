@@ -118,6 +118,84 @@ def test_many_damaged_records_get_the_same_reading_or_refusal(case):
     check(case[1])
 
 
+# -- where the two part, or might ----------------------------------------------------------------
+
+# Texts on which rtoml 0.14 and tomllib were tried one against the other: carriage returns in and
+# out of multi-line strings, a second byte-order mark, DEL and other control characters, escapes
+# of surrogates, of NUL and past U+10FFFF. Each must be read as tomllib reads it (or refused
+# with its message).
+PARTING = [
+    b'a = """x\r\ny"""\n',  # rtoml kept the "\r" of a CRLF inside a multi-line string
+    b"a = '''x\r\ny'''\n",  # and of a multi-line literal string
+    b'a = """\r\nx\r\n"""\r\n',  # the CRLF right after the opening quotes, too
+    b'a = """x \\\r\n   y"""\n',  # a line-ending backslash before a CRLF
+    b"# {\r\na = '''x\r\ny'''\n",  # the same, with a brace in a comment
+    record.BOM + record.BOM + b"a = 1\n",  # rtoml strips a second byte-order mark, tomllib refuses it
+    record.BOM + record.BOM,
+    record.BOM + b"a = 1\r\n",
+    b'a = """x\ry"""\n',  # a lone CR: both refuse, in and out of strings
+    b"a = '''x\ry'''\n",
+    b"a = 1\rb = 2\n",
+    b"a = 1 # x\ry\n",
+    b'a = "x\x7fy"\n',  # DEL: both refuse it in strings and comments
+    b"a = '''\x7f'''\n",
+    b"a = 1 # \x7f\n",
+    b'a = "\x00"\n',
+    b'a = "\\u0000"\n',  # an escaped NUL: both read it
+    b'a = "\\U00000000"\n',
+    b'a = "\\uD800"\n',  # escapes of surrogates and past the last code point: both refuse
+    b'a = "\\U0000DFFF"\n',
+    b'a = "\\U00110000"\n',
+    b'a = "\\U0010FFFF"\n',
+    "a = '\ufeff'\n# \ufeff\n".encode(),  # a byte-order mark inside a string or a comment is text
+    b"a = -1e-400\nb = -nan\nc = 1e-400\n",  # floats at the edges: signs of zero and NaN alike
+]
+
+
+@pytest.mark.parametrize("data", PARTING, ids=repr)
+def test_where_the_readers_part_the_referee_reads_as_tomllib_does(data):
+    check(data)
+
+
+@needs_rtoml
+def test_crlf_line_ends_outside_multiline_strings_keep_the_quick_path():
+    """A record saved by an editor with CRLF line ends is read by rtoml: the two agree on it."""
+    data = SAMPLE_BYTES[sorted(SAMPLE_BYTES)[0]].replace(b"\n", b"\r\n")
+    assert b'"""' not in data and b"'''" not in data
+    assert _quick_read(data.decode("utf-8")) is not None
+    check(data)
+
+
+def test_crlf_in_multiline_string_reads_as_tomllib_does(cli):
+    """rtoml kept the "\r" of a CRLF inside a multi-line string where tomllib reads a newline,
+    and a harmless `# {` line sent a text from one reader to the other: a sealed record with
+    such a comment was invalid with one reader and valid with the other."""
+    data = b'a = """one\r\ntwo"""\n'
+    assert load_toml(data, "c.toml")[0] == {"a": "one\ntwo"} == tomllib.loads(data.decode())
+    assert load_toml(b"a = '''one\r\ntwo'''\n", "c.toml")[0] == {"a": "one\ntwo"}
+    # A sealed ply whose comment is then written as a multi-line string with a CRLF.
+    assert cli("new", "odd", "-O", "size=3", "-O", "min_group=2", "-o", "g.toml").exit_code == 0
+    assert cli("move", "g.toml", "b a1", "--comment", "one\ntwo").exit_code == 0
+    text = Path("g.toml").read_text(encoding="utf-8")
+    assert 'comment = "one\\ntwo"\n' in text and "digest" in text
+    sealed = text.replace('comment = "one\\ntwo"\n', 'comment = """one\r\ntwo"""\n')
+    Path("plain.toml").write_bytes(sealed.encode())
+    Path("brace.toml").write_bytes(("# {\n" + sealed).encode())
+    verdicts = [cli("validate", name) for name in ("plain.toml", "brace.toml")]
+    assert [v.exit_code for v in verdicts] == [0, 0], [v.output for v in verdicts]
+
+
+def test_doubled_bom_reads_as_tomllib_does():
+    """One byte-order mark is stripped (SPEC §8); a second is text, which tomllib refuses and
+    rtoml stripped as well: the record is refused, with tomllib's message and line."""
+    data = record.BOM + record.BOM + b'format = 1\ngame = "odd"\n'
+    with pytest.raises(RecordError) as info:
+        load_toml(data, "bom.toml")
+    assert info.value.reason.startswith("broken TOML: ") and info.value.line == 1
+    assert str(info.value) == reference(data, "bom.toml")
+    assert load_toml(record.BOM + b'format = 1\ngame = "odd"\n', "bom.toml")[0] == {"format": 1, "game": "odd"}
+
+
 # -- what only one of them reads, and how the referee says so ----------------------------------
 
 NEWER_TOML = [  # TOML 1.1, which rtoml reads and tomllib (TOML 1.0) refuses

@@ -146,6 +146,100 @@ def test_a_second_writer_waits_for_the_lock(tmp_path, monkeypatch):
     assert "another referee command is still writing it" in holder.stdout
 
 
+def test_move_through_symlink_and_real_path_at_once_loses_no_move(tmp_path):
+    """`referee move` through a symbolic link and through the real path at the same moment:
+    both moves land (a lock keyed on the path lost one in 18 of 20 runs)."""
+    script = [sys.executable, "-m", "referee"]
+    for pair in range(10):
+        record = tmp_path / f"g{pair}.toml"
+        link = tmp_path / f"link{pair}.toml"
+        subprocess.run([*script, *ODD3, "-o", str(record)], check=True, capture_output=True)
+        link.symlink_to(record)
+        runs = [subprocess.Popen([*script, "move", str(path), move], stdout=subprocess.DEVNULL,
+                                 stderr=subprocess.PIPE) for path, move in ((link, "b a1"), (record, "w c3"))]
+        codes = [run.wait(timeout=60) for run in runs]
+        moves = [entry.move for entry in parse_record(record.read_bytes(), str(record)).moves]
+        assert codes == [0, 0] and sorted(moves) == ["b a1", "w c3"], (pair, codes, moves)
+        assert link.is_symlink()
+
+
+def test_a_record_and_a_link_to_it_share_one_lock(tmp_path):
+    record = tmp_path / "game.toml"
+    record.write_text('format = 1\ngame = "odd"\n')
+    (tmp_path / "elsewhere").mkdir()
+    link = tmp_path / "elsewhere" / "mine.toml"
+    link.symlink_to(record)
+    with files.locked(record):
+        waiter = subprocess.run(
+            [sys.executable, "-c", "import referee.files as f, sys\nf.LOCK_WAIT = 0.2\n"
+             "try:\n    f.locked(sys.argv[1]).__enter__()\nexcept Exception as e:\n    print(e)",
+             str(link)], capture_output=True, text=True, timeout=30,
+        )
+    assert "another referee command is still writing it" in waiter.stdout
+    assert sorted(os.listdir(tmp_path / "elsewhere")) == ["mine.toml"]  # no lock beside the link
+
+
+def test_receive_takes_the_lock(cli, game):
+    """`receive` writes the copy it saves under that copy's lock: while another command holds
+    it, receive waits, and writes once the lock is free (without the lock, a move made
+    meanwhile was lost in 1–3 of 30–60 runs)."""
+    assert cli("move", game, "b a1").exit_code == 0
+    theirs = Path("theirs.toml")
+    theirs.write_bytes(game.read_bytes())
+    assert cli("move", theirs, "w c3").exit_code == 0
+    before = game.read_bytes()
+    with files.locked(game):
+        run = subprocess.Popen([sys.executable, "-m", "referee", "receive", str(theirs), "-o", str(game),
+                                "--force"], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        try:
+            run.wait(timeout=3)  # time enough to start, read the record and reach the lock
+        except subprocess.TimeoutExpired:
+            pass
+        waited = run.poll() is None
+        unchanged = game.read_bytes() == before
+    _, err = run.communicate(timeout=60)
+    assert waited and unchanged, err
+    assert run.returncode == 0, err
+    assert game.read_bytes() == theirs.read_bytes()
+
+
+@pytest.mark.parametrize("victim_exists", [False, True])
+def test_planted_lock_symlink_is_refused_and_not_followed(cli, game, tmp_path, victim_exists):
+    """Anyone who can write the record's folder could plant `.game.toml.lock` as a link: the
+    referee made (or opened) a file wherever it pointed, with the player's rights."""
+    victim = tmp_path / "victim" / "made-by-the-referee"
+    victim.parent.mkdir()
+    if victim_exists:
+        victim.write_text("keep\n")
+        victim.chmod(0o600)
+    Path(".game.toml.lock").symlink_to(victim)
+    before = game.read_bytes()
+    result = cli("move", game, "b a1")
+    assert result.exit_code == 2, result.output
+    assert ".game.toml.lock" in result.stderr and "symbolic link" in result.stderr
+    assert game.read_bytes() == before
+    if victim_exists:
+        assert victim.read_text() == "keep\n" and stat.S_IMODE(victim.stat().st_mode) == 0o600
+    else:
+        assert not victim.exists()
+    assert Path(".game.toml.lock").is_symlink()
+
+
+@pytest.mark.parametrize("kind", ["folder", "fifo"])
+def test_a_lock_that_is_a_folder_or_a_fifo_is_refused(cli, game, kind):
+    lock = Path(".game.toml.lock")
+    if kind == "folder":
+        lock.mkdir()
+    else:
+        os.mkfifo(lock)
+    before = game.read_bytes()
+    result = cli("move", game, "b a1")
+    assert result.exit_code == 2, result.output
+    assert ".game.toml.lock" in result.stderr and ("folder" if kind == "folder" else "not a regular file") in result.stderr
+    assert game.read_bytes() == before
+    assert lock.is_dir() if kind == "folder" else stat.S_ISFIFO(lock.lstat().st_mode)
+
+
 @pytest.mark.parametrize("target", ["/dev/null", "fifo"])
 def test_an_output_onto_a_device_or_a_pipe_is_refused_even_with_force(cli, game, target):
     if target == "fifo":
