@@ -106,12 +106,11 @@ def wrap(line: str, width: int = TEXT_WIDTH, indent: str = "  ", most: int = MAX
             current, used = follow, len(follow)
         elif used > start:
             current, used = current + " ", used + 1
-        while used + size > width:  # a word no line can hold
+        while used + size > width and len(lines) <= most:  # a word no line can hold
             piece = _head(word, width - used)
             lines.append(current + piece)
             current, used = follow, len(follow)
-            word = word[len(piece):]
-            size = columns(word)
+            word, size = word[len(piece):], size - columns(piece)
         current, used = current + word, used + size
         if len(lines) > most:
             break  # the rest is cut below
