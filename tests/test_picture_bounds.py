@@ -180,3 +180,16 @@ def test_a_drawing_larger_than_the_bounds_is_stated_smaller_and_scaled_whole():
     assert_bounded(size["width"], size["height"])
     assert size["width"] / size["height"] == pytest.approx(5_000 / 30_000, rel=1e-3)
     assert page.canvas(622.5, 800.25) == {"width": 622.5, "height": 800.25, "view": "0 0 622.5 800.25"}
+
+
+def test_a_long_board_path_is_cut_on_the_printable_sheet(cli, tmp_path):
+    folder = tmp_path / ("d" * 60) / ("e" * 60)
+    folder.mkdir(parents=True)
+    shutil.copy(Path(__file__).parents[1] / "referee/data/hermetica-board-standard.toml", folder / "board.toml")
+    path = f"{'d' * 60}/{'e' * 60}/board.toml"
+    result = cli("board", "hermetica", "-O", f"board={path}", "-o", "sheet.svg")
+    assert result.exit_code == 0, result.output
+    texts = ["".join(e.itertext()) for e in ET.fromstring((tmp_path / "sheet.svg").read_text()).iter()
+             if e.tag.split("}")[-1] == "text"]
+    subtitle = next(text for text in texts if text.startswith("scheme dawn, board dddd"))
+    assert columns(subtitle) <= page.SHEET_LINE and subtitle.endswith("…")

@@ -87,6 +87,11 @@ def _head(text: str, room: int) -> str:
     return text
 
 
+def cut(text: str, width: int) -> str:
+    """`text` on one line of at most `width` columns: whole, or cut with "…"."""
+    return text if columns(text) <= width else _head(text, width - 1).rstrip() + "…"
+
+
 def wrap(line: str, width: int = TEXT_WIDTH, indent: str = "  ", most: int = MAX_LINES) -> list[str]:
     """A line of words on lines of at most `width` columns, broken at spaces, follow-on lines
     indented (past the line's own indentation); a word longer than a line is cut. Past `most`

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Iterable, NamedTuple
 
-from referee.render.header import columns, wrap
+from referee.render.header import columns, cut, wrap
 
 # -- the SVG diagrams (pixels) ----------------------------------------------------------------
 
@@ -79,6 +79,7 @@ FOOT_BLOCK = 6.0  # mm below the board for the scale bar
 SCALE_LENGTH = 100.0  # mm: a player checks the print against a ruler
 # Where a sheet's title and the line under it stand, in mm: the same on every printable board.
 SHEET_HEADING = {"title_x": PAPER_MARGIN, "title_y": PAPER_MARGIN + 7, "subtitle_y": PAPER_MARGIN + 13}
+SHEET_LINE = 150  # columns of the line under a sheet's title (Hermetica's, the longest, has 141)
 MIN_CELL = 12.0  # below this a stone no longer sits in a cell comfortably
 MAX_CELL = 25.0  # about a stone and a half
 
@@ -104,7 +105,10 @@ class Sheet(NamedTuple):
 
     def frame(self, title: str, subtitle: str) -> dict[str, object]:
         """What every printable sheet's template places around its board: the page size, the
-        heading where every sheet has it, and the scale bar."""
+        heading where every sheet has it, and the scale bar. The line under the title names
+        the options, a board file's path among them: it is cut with "…" where it would run
+        off the sheet."""
+        subtitle = cut(subtitle, SHEET_LINE)
         return {"width": self.width, "height": self.height, "title": title, "subtitle": subtitle,
                 **SHEET_HEADING, "bar": self.scale_bar()}
 

@@ -35,7 +35,7 @@ from markupsafe import Markup
 
 from referee.record import toml_datetime
 from referee.render.diagram import Drawn, drawn
-from referee.render.header import wrap
+from referee.render.header import cut
 from referee.render.templates import asset, render
 from referee.replay import Replay
 
@@ -133,7 +133,7 @@ def _in_line(name: str | None, width: int = 120) -> str | None:
     """A player's name as each ply's line repeats it: whole when it is a name, cut with "…"
     when it is thousands of characters (the header above shows it whole, once), so that the page
     does not grow by the name's length for every ply."""
-    return name if name is None else wrap(name, width, most=1)[0]
+    return name if name is None else cut(name, width)
 
 
 def _unwrapped(lines: list[str]) -> list[str]:
