@@ -68,6 +68,7 @@ HOSTILE_TEXT = [
     "", " ", "\t", "\n", "\r\n", "\x00", "\x1b[31mred\x1b[0m", "<script>alert(1)</script>",
     '"quoted"', "a & b", "]]>", "\u2028", "\ufeff", "\ud7ff", "é", "İ", "²", "٣", "🦀",
     "\u202e", "x" * 600, "9" * 5000, "-1", "0", "99999999999999999999",
+    "w" * 200, "w" * 201, "漢字 " * 70,  # an option value at the limit, past it, wide characters
 ]
 HUGE_INTS = [-(2**63), 2**63 - 1, 10**30, -1, 0, 10**4000]
 
@@ -250,7 +251,7 @@ def _mutate_doc(draw, rng: random.Random, doc: dict) -> None:
         i = rng.randrange(len(moves))
         size = draw(st.sampled_from([499, 501, 9_999, 10_001, 40_000]))
         if isinstance(moves[i], dict) and rng.random() < 0.5:
-            moves[i]["comment"] = "c" * size
+            moves[i]["comment"] = ("c" * size) if rng.random() < 0.5 else ("ab " * size)[:size]
         else:
             _set_move_text(moves, i, "b " + "e" * size)
     elif kind == "players":
@@ -259,6 +260,7 @@ def _mutate_doc(draw, rng: random.Random, doc: dict) -> None:
             {"0": "Nobody"}, {"9": "Too many"}, {"²": "Two"}, {"٣": "Three"}, {"9" * 5000: "x"},
             {"1": {"name": "Ann", "key": "ed25519:AAAA"}}, {"1": {"key": "x"}}, {"1": 5},
             {"1": "x" * 20_000}, {"1": "\x00\x1b[2J"}, {" 1": "Ann"}, {"-1": "Ann"},
+            {"1": "x" * 9_999, "2": ("ab " * 3_333)[:9_999]}, {"1": "漢字😀" * 3_333},
         ]))
     elif kind == "setup":
         setup = doc.get("setup")

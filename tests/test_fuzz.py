@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import tempfile
 from pathlib import Path
 
@@ -38,6 +39,7 @@ from referee import session
 from referee.cli import app
 from referee.games import GAMES
 from referee.record import Record, parse_record
+from referee.render import page
 from referee.render.diagram import svg_diagram, text_diagram
 from referee.replay import Replay, replay
 
@@ -70,10 +72,17 @@ def check_record(data: bytes, name: str) -> None:
     play = replay(parse_record(data, name))
     assert play.plies == len(play.record.moves)
     text_diagram(play)
-    svg_diagram(play)
+    assert_bounded(svg_diagram(play))
     json.dumps(session.status(play))
     if play.plies:
         text_diagram(play, 0)
+
+
+def assert_bounded(svg: str) -> None:
+    """Pictures are bounded (SPEC §9): whatever the names, options and comments, an SVG is
+    stated at most page.MAX_WIDTH × page.MAX_HEIGHT."""
+    match = re.match(r'<svg [^>]*width="([0-9.]+)" height="([0-9.]+)"', svg)
+    assert match and float(match[1]) <= page.MAX_WIDTH and float(match[2]) <= page.MAX_HEIGHT
 
 
 @fuzz_settings(EXAMPLES["records"])

@@ -326,9 +326,14 @@ def test_receive_takes_a_hand_written_record_that_starts_with_its_moves(cli):
     assert Path("mine.toml").read_bytes() == Path("hand.toml").read_bytes()
 
 
-def test_a_record_naming_a_deck_of_a_thousand_letters_is_refused_cleanly(cli):
+@pytest.mark.parametrize("deck, reason", [
+    ("x" * 1000, "option deck is 1000 characters long: at most 200"),
+    ("漢" * 200, "names no built-in deck"),  # 600 bytes: longer than a file name may be
+])
+def test_a_record_naming_a_deck_of_a_thousand_letters_is_refused_cleanly(cli, deck, reason):
     """Found by the soak run: a built-in name longer than any file name the system allows."""
-    Path("c.toml").write_text(f'format = 1\ngame = "crab"\n[options]\ndeck = "{"x" * 1000}"\n'
-                              '[setup]\ndeal = [4, 2, 7, 9, 11, 16, 13, 8, 14, 1, 12, 3, 5, 6, 10, 15]\n')
+    Path("c.toml").write_text(f'format = 1\ngame = "crab"\n[options]\ndeck = "{deck}"\n'
+                              '[setup]\ndeal = [4, 2, 7, 9, 11, 16, 13, 8, 14, 1, 12, 3, 5, 6, 10, 15]\n',
+                              encoding="utf-8")
     result = cli("validate", "c.toml")
-    assert result.exit_code == 1 and "names no built-in deck" in result.output
+    assert result.exit_code == 1 and reason in result.output

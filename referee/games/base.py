@@ -31,6 +31,9 @@ class Outcome(NamedTuple):
     summary: str | None = None
 
 
+MAX_OPTION_CHARS = 200  # an option's value: a word, a number or a file's path
+
+
 class Option(NamedTuple):
     """One `-O key=value` option: its default and the values it admits."""
 
@@ -154,12 +157,16 @@ class Game(ABC):
     # -- options -----------------------------------------------------------------------------
 
     def resolve_options(self, given: Mapping[str, Any]) -> dict[str, Any]:
-        """Fill in defaults and check every value; raises ValueError naming the option."""
+        """Fill in defaults and check every value; raises ValueError naming the option. The one
+        check of a record's [options] and of `-O key=value`."""
         known = {o.name: o for o in self.options}
-        for key in given:
+        for key, value in given.items():
             if key not in known:
                 names = ", ".join(known) or "none"
                 raise ValueError(f"{self.id} has no option {key!r} (options: {names})")
+            # Every diagram's title shows the options: their length is bounded (SPEC §9).
+            if isinstance(value, (str, int)) and len(text := str(value)) > MAX_OPTION_CHARS:
+                raise ValueError(f"option {key} is {len(text)} characters long: at most {MAX_OPTION_CHARS}")
         return {o.name: o.check(given[o.name]) if o.name in given else o.default for o in self.options}
 
     def seat_count(self, options: Mapping[str, Any]) -> int:

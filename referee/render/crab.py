@@ -349,7 +349,8 @@ def _wave_key(shapes: Shapes, x: float, y: float, size: float) -> None:
 
 def svg(picture: CrabPicture, head: Header) -> str:
     shapes = Shapes.empty()
-    above = [Text(0, 0, "head", head.title)] + [Text(0, 0, "text", p) for p in head.players]
+    above = [Text(0, 0, "head", line) for line in page.fitted([head.title], "head")]
+    above += [Text(0, 0, "text", line) for line in page.fitted(head.players)]
     texts = [Text(page.MARGIN, page.line_y(page.MARGIN, i), t.css, t.text) for i, t in enumerate(above)]
     y = page.MARGIN + (len(above) + 0.8) * page.LINE
     texts.append(Text(page.MARGIN, _r(y), "subhead", "Coast"))
@@ -372,14 +373,16 @@ def svg(picture: CrabPicture, head: Header) -> str:
             y += 24
     texts.append(Text(page.MARGIN, _r(y), "subhead", "Legend"))
     y += 12 + _legend_shapes(shapes, page.MARGIN + 10, y + 10, widest) + 18
-    below = head.last_lines() + head.status
+    below = page.fitted(head.last_lines() + head.status)
+    result = page.fitted([head.result], "result")
     for i, line in enumerate(below):
         texts.append(Text(page.MARGIN, page.line_y(y, i, 0), "text", line))
-    texts.append(Text(page.MARGIN, page.line_y(y, len(below), 0), "result", head.result))
+    for i, line in enumerate(result):
+        texts.append(Text(page.MARGIN, page.line_y(y, len(below) + i, 0), "result", line))
     # Wide enough for the drawing and for the longest line of words.
     width = page.page_width(widest, ((t.css, t.text) for t in texts))
-    height = y + (len(below) + 1) * page.LINE + page.MARGIN
+    height = y + (len(below) + len(result)) * page.LINE + page.MARGIN
     return render(
-        "crab.svg.j2", title=head.title, width=_r(width), height=_r(height),
+        "crab.svg.j2", title=head.title, **page.canvas(width, height),
         shapes=shapes, texts=texts + shapes.texts,
     )

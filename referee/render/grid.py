@@ -76,19 +76,21 @@ class SvgArrow(NamedTuple):
 def svg(picture: Picture, head: Header) -> str:
     head = _with_notes(head, picture)
     shapes = board_shapes(picture.grid)
-    above = [SvgText(0, 0, "head", head.title)] + [SvgText(0, 0, "text", p) for p in head.players]
-    below = head.last_lines() + head.status
+    # The words above the board and the result are measured at the title's size: generous.
+    above = [("head", line) for line in page.fitted([head.title], "head")]
+    above += [("text", line) for line in page.fitted(head.players, "head")]
+    below = page.fitted(head.last_lines() + head.status)
+    result = page.fitted([head.result], "head")
     board_top = page.MARGIN + (len(above) + 0.5) * page.LINE
     board_w, board_h = shapes.width * SVG_UNIT, shapes.height * SVG_UNIT
-    # The words above the board and the result are measured at the title's size: generous.
-    words = [("head", t.text) for t in [*above, SvgText(0, 0, "", head.result)]]
+    words = [("head", text) for text in [*(text for _, text in above), *result]]
     words += [("text", line) for line in below]
     width = page.page_width(board_w, words)
     # The legend is one line: a key for each kind of piece, the last move, the path and bites.
     keys_count = len(head.legend) + 1 + bool(picture.path) + bool(picture.bites)
     width = max(width, keys_count * KEY_WIDTH + 2 * page.MARGIN)
     legend_y = board_top + board_h + page.LINE
-    height = legend_y + (len(below) + 2) * page.LINE + page.MARGIN
+    height = legend_y + (len(below) + len(result) + 1) * page.LINE + page.MARGIN
     left = (width - board_w) / 2
 
     def place(x: float, y: float) -> tuple[float, float]:
@@ -104,9 +106,10 @@ def svg(picture: Picture, head: Header) -> str:
         cells.append(
             SvgCell(picture.grid.name(cell), points, cx, cy, picture.pieces.get(cell), cell in picture.marks)
         )
-    texts = [SvgText(page.MARGIN, page.line_y(page.MARGIN, i), t.css, t.text) for i, t in enumerate(above)]
+    texts = [SvgText(page.MARGIN, page.line_y(page.MARGIN, i), css, text) for i, (css, text) in enumerate(above)]
     texts += [SvgText(page.MARGIN, page.line_y(legend_y, i, 1.3), "text", line) for i, line in enumerate(below)]
-    texts.append(SvgText(page.MARGIN, page.line_y(legend_y, len(below), 1.3), "result", head.result))
+    texts += [SvgText(page.MARGIN, page.line_y(legend_y, len(below) + i, 1.3), "result", line)
+              for i, line in enumerate(result)]
     keys = [(f"stone-{key}", 7.0, f"{label} ({glyph})") for key, glyph, label in head.legend]
     keys.append(("lastmark", 5.0, "last move"))
     if picture.path:
@@ -137,8 +140,7 @@ def svg(picture: Picture, head: Header) -> str:
     return render(
         "diagram.svg.j2",
         title=head.title,
-        width=round(width, 2),
-        height=round(height, 2),
+        **page.canvas(width, height),
         cells=cells,
         labels=[SvgText(*place(lb.x, lb.y), "coord", lb.text) for lb in shapes.labels],
         texts=texts,

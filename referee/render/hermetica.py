@@ -293,14 +293,17 @@ def side_words(board: Board, seat: int) -> str:
 def svg(picture: HermeticaPicture, head: Header) -> str:
     board = picture.board
     grid = board.grid
-    above = [Words(0, 0, "head", head.title)] + [Words(0, 0, "text", p) for p in head.players]
+    # The words above the board are measured at the title's size (below), so fitted at it.
+    above = [Words(0, 0, "head", line) for line in page.fitted([head.title], "head")]
+    above += [Words(0, 0, "text", line) for line in page.fitted(head.players, "head")]
     last, details = last_words(picture, head)
-    below = head._replace(last=last).last_lines(SVG_WIDTH, details) + head.status
+    below = page.fitted(head._replace(last=last).last_lines(SVG_WIDTH, details) + head.status)
+    result = page.fitted([head.result], "result")
     moon_words, sun_words = side_words(board, MOON), side_words(board, SUN)
     # The Moon's label sits between the players and the board, the Sun's right under it.
     board_top = page.MARGIN + (len(above) + 1.6) * page.LINE
     place, board_w, board_h = _layout(board, UNIT, (0, board_top))
-    words = [("head", w.text) for w in above] + [("text", t) for t in below]
+    words = [("head", w.text) for w in above] + [("text", t) for t in below] + [("result", t) for t in result]
     words += [("side", moon_words), ("side", sun_words)]
     width = page.page_width(board_w, words)
     shift = (width - board_w) / 2
@@ -315,7 +318,7 @@ def svg(picture: HermeticaPicture, head: Header) -> str:
         "red dashes a shot, blue dots a push, green dashes a relocation, × a capture, new: spawned.",
     ]
     text_top = legend_y + (len(legend) + 0.5) * page.LINE
-    height = text_top + (len(below) + 2) * page.LINE + page.MARGIN
+    height = text_top + (len(below) + len(result) + 1) * page.LINE + page.MARGIN
 
     tokens = []
     r = UNIT * 0.27
@@ -368,12 +371,12 @@ def svg(picture: HermeticaPicture, head: Header) -> str:
     texts += sides
     texts += [Words(page.MARGIN, page.line_y(legend_y, i, 0), "small", t) for i, t in enumerate(legend)]
     texts += [Words(page.MARGIN, page.line_y(text_top, i, 0.5), "text", t) for i, t in enumerate(below)]
-    texts.append(Words(page.MARGIN, page.line_y(text_top, len(below), 0.8), "result", head.result))
+    texts += [Words(page.MARGIN, page.line_y(text_top, len(below) + i, 0.8), "result", line)
+              for i, line in enumerate(result)]
     return render(
         "hermetica.svg.j2",
         title=head.title,
-        width=round(width, 2),
-        height=round(height, 2),
+        **page.canvas(width, height),
         hexes=_hexes(board, place),
         walls=walls,
         shields=shields,

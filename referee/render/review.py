@@ -35,6 +35,7 @@ from markupsafe import Markup
 
 from referee.record import toml_datetime
 from referee.render.diagram import Drawn, drawn
+from referee.render.header import cut
 from referee.render.templates import asset, render
 from referee.replay import Replay
 
@@ -117,7 +118,7 @@ def _ply_view(play: Replay, ply: int, drawing: Drawn, current: bool) -> PlyView:
         number=ply,
         move=play.entries[ply - 1],
         seat=seat,
-        player=play.record.player_name(seat),
+        player=_in_line(play.record.player_name(seat)),
         at=at,
         when=_readable_time(at),
         comment=entry.comment.splitlines() if entry.comment else [],
@@ -126,6 +127,13 @@ def _ply_view(play: Replay, ply: int, drawing: Drawn, current: bool) -> PlyView:
         result=drawing.head.result,
         current=current,
     )
+
+
+def _in_line(name: str | None, width: int = 120) -> str | None:
+    """A player's name as each ply's line repeats it: whole when it is a name, cut with "…"
+    when it is thousands of characters (the header above shows it whole, once), so that the page
+    does not grow by the name's length for every ply."""
+    return name if name is None else cut(name, width)
 
 
 def _unwrapped(lines: list[str]) -> list[str]:
