@@ -228,8 +228,12 @@ def test_the_last_cell_must_touch_exactly_one_creature_too_R_HJ3():
 
 
 def test_enemy_creatures_do_not_count_R_HJ3():
+    # c5 touches b4 and three white stones: one black creature, so the move stands.
     state = position(black=["b4", "c4"], white=["b5", "d5", "d6"])
-    turn(state, "c4-c5 c8")  # c5 touches b4 and three white stones
+    assert "c4-c5 c8" in {str(m) for m in GAME.legal_moves(state)}
+    after = turn(state, "c4-c5 c8")
+    assert cells_of(after, BLACK) == {"b4", "c5", "c8"}
+    assert cells_of(after, WHITE) == {"b5", "d5", "d6"}
 
 
 def test_a_bite_removes_the_enemy_stone_and_is_written_with_x_R_HJ3():
