@@ -157,8 +157,8 @@ def test_damaged_mail_is_received_or_refused(damage):
             data = bytearray(bytes(data).replace(b"application/toml", splice, 1))
 
     def receive():
-        record, name, _ = record_from_message(bytes(data), "from-ann.eml")
-        replay(parse_record(record, name))
+        attached = record_from_message(bytes(data), "from-ann.eml")
+        replay(parse_record(attached.record, attached.name))
 
     survives(receive)
 
