@@ -1,11 +1,8 @@
 """The TOML record (SPEC §3): read it strictly, write it canonically, replace it atomically.
 
-Records are read by rtoml, a compiled reader, where it is installed and the text holds nothing
-that only a newer TOML allows or that the two read differently; tomllib, the standard library's
-reader, is the reference: it reads whatever rtoml refuses or is not trusted with, and gives
-every message about broken TOML (README: Performance). Neither reports where a value stood, so
-the few line numbers a player needs (each move, the [result] table) are found by a light scan
-of the text beside the parse.
+The values (Entry, Record) and their canonical TOML; the reading (`parse_record`): the text
+parsed by toml_reading, then its shape checked here, with the line of each move and of
+[result] located by toml_lines for messages. The rules are the replay's.
 """
 
 from __future__ import annotations
@@ -13,17 +10,13 @@ from __future__ import annotations
 import datetime as dt
 import os
 import re
-from typing import Any, NamedTuple
-
-
-try:
-    import rtoml
-except ImportError:  # no wheel for this machine (pyproject.toml): tomllib reads everything
-    rtoml = None
+from typing import Any
 
 from referee.clock import Clock, bounded
 from referee.errors import RecordError
 from referee.files import MAX_INPUT_BYTES, read_input
+from referee.toml_lines import MoveLines, Where, header_line
+from referee.toml_reading import load_toml
 
 FORMAT = 1
 TOP_KEYS = ("format", "game", "id", "options", "players", "setup", "clock", "moves", "pending", "result")
@@ -46,7 +39,7 @@ class Entry:
 
     def __init__(self, move: str, at: dt.datetime | None = None, comment: str | None = None,
                  digest: str | None = None, signature: str | None = None,
-                 line: "int | _Where | None" = None,
+                 line: int | Where | None = None,
                  pending: list[dict[str, str]] | None = None,
                  leave: tuple[dt.datetime, dt.datetime] | None = None, offer: str | None = None):
         self.move, self.at, self.comment = move, at, comment
@@ -57,7 +50,7 @@ class Entry:
     @property
     def line(self) -> int | None:
         where = self._line
-        return where.line() if isinstance(where, _Where) else where
+        return where.line() if isinstance(where, Where) else where
 
     def __repr__(self) -> str:
         return f"Entry({self.move!r}, at={self.at!r}, comment={self.comment!r})"
@@ -91,31 +84,6 @@ class Entry:
             if value is not None:
                 lines.append(_dumps({key: value}))
         return "".join(lines)
-
-
-class _Lines:
-    """The TOML line of each ply's move in a record's text, found by scanning the text the
-    first time a message asks for one: most records are valid, and their lines never needed."""
-
-    def __init__(self, text: str, count: int):
-        self._text, self._count = text, count
-        self._found: list[int] | None = None
-
-    def __getitem__(self, index: int) -> int | None:
-        if self._found is None:
-            self._found = _entry_lines(self._text, self._count)
-            self._text = ""  # the scan is done: the record's text need not be kept alive
-        return self._found[index] if index < len(self._found) else None
-
-
-class _Where(NamedTuple):
-    """Ply `index` of a record whose lines are looked up when needed (`Entry.line`)."""
-
-    lines: _Lines
-    index: int
-
-    def line(self) -> int | None:
-        return self.lines[self.index]
 
 
 def toml_datetime(at: dt.datetime) -> str:
@@ -231,143 +199,6 @@ def parse_record(data: bytes, name: str = "<record>") -> Record:
     return _build(doc, text, name)
 
 
-BOM = b"\xef\xbb\xbf"
-BOM_CHAR = BOM.decode("utf-8")
-MAX_KEY_PARTS = 64  # a record's longest key has 3 (setup.deals."2"); tomllib is quadratic in them
-
-
-def load_toml(data: bytes, name: str) -> tuple[dict[str, Any], str]:
-    """Parse the TOML of a record or a data file, and its text; raises a RecordError naming the
-    file and, where tomllib knows it, the line. A byte-order mark, as some editors write one,
-    is read as if it were not there (SPEC §8)."""
-    if data.startswith(BOM):
-        data = data[len(BOM):]
-    try:
-        text = data.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise RecordError(f"not UTF-8 text (byte {exc.start})", file=name) from None
-    line = _deep_key(text)
-    if line is not None:
-        raise RecordError(f"broken TOML: a key of more than {MAX_KEY_PARTS} dotted parts", file=name, line=line)
-    doc = _quick_read(text)
-    if doc is not None:
-        return doc, text
-    import tomllib  # the reference reader, when rtoml is missing, refuses or is not trusted
-
-    try:
-        return tomllib.loads(text), text
-    except tomllib.TOMLDecodeError as exc:
-        line = _decode_error_line(str(exc))
-        reason = re.sub(r"\s*\(at line \d+, column \d+\)", "", str(exc)) or "broken TOML"
-        raise RecordError(f"broken TOML: {reason}", file=name, line=line) from None
-    except RecursionError:
-        raise RecordError("broken TOML: arrays or tables nested too deeply", file=name) from None
-    except ValueError:
-        # Python refuses to read integers of thousands of digits (int_max_str_digits).
-        raise RecordError("broken TOML: a number with too many digits", file=name) from None
-
-
-# Where rtoml and tomllib part, found by tests/test_toml_reader.py; a text that may hold any of
-# these goes to tomllib (a false alarm, say in a comment, costs only time):
-# - TOML 1.1, which rtoml reads and tomllib (TOML 1.0) refuses: inline tables over several
-#   lines or with a trailing comma (inline tables are rare in records: only conditional moves
-#   hold them), \e and \x escapes, and times without seconds (":MM" not followed by more of a
-#   time or of a hex digest, and not itself the seconds);
-_ESCAPE = re.compile(r"\\[ex]")
-_SHORT_TIME = re.compile(r":\d\d(?![:0-9a-fA-F])(?<!:\d\d:\d\d)")
-# - a table declared after a table inside it ([a.b] before [a]): rtoml puts it where it is
-#   declared, tomllib where it was first named (and refuses some such records rtoml reads).
-# Both scans are anchored at the start of a line, where a header stands: unanchored, a line of
-# thousands of "[" would cost the first one time quadratic in its length.
-# - a carriage return inside a multi-line string: rtoml keeps "\r\n" there as it stands,
-#   tomllib reads it as the newline TOML says it is. Outside multi-line strings the two agree
-#   (CRLF line ends alike, a lone "\r" refused alike), and a text without three quotes in a row
-#   holds no multi-line string, so only a text with both a "\r" and three quotes is sent on;
-# - a second byte-order mark (load_toml strips the first): rtoml strips it too, tomllib refuses it.
-_MULTILINE_QUOTES = ('"""', "'''")
-_DOTTED_HEADER = re.compile(r"^[ \t]*\[\[?[^\]\n.]*\.", re.MULTILINE)
-_HEADER = re.compile(r"^[ \t]*\[\[?([^\]\n]*)\]", re.MULTILINE)
-
-
-def _quick_read(text: str) -> dict[str, Any] | None:
-    """The document as tomllib would read it, by the compiled reader; None when it is not
-    installed, when the text may hold something the two read differently, or when it refuses
-    the text (tomllib then gives the verdict and the message: it also reads some numbers
-    rtoml finds too large)."""
-    if (rtoml is None or "{" in text or ("\\" in text and _ESCAPE.search(text))
-            or ("\r" in text and any(quotes in text for quotes in _MULTILINE_QUOTES))
-            or text.startswith(BOM_CHAR) or _SHORT_TIME.search(text) or _named_before_declared(text)):
-        return None
-    try:
-        doc = rtoml.loads(text)
-    except (rtoml.TomlParsingError, ValueError, OverflowError, RecursionError):
-        return None
-    if _TIME.search(text):
-        _stdlib_times(doc)
-    return doc
-
-
-_TIME = re.compile(r"\d:\d\d")  # what any TOML date-time with a time holds
-
-
-def _named_before_declared(text: str) -> bool:
-    """Whether a table header declares a table that an earlier header named as part of its
-    own dotted name ([a.b] before [a]; headers in strings count too: a false alarm)."""
-    if not _DOTTED_HEADER.search(text):
-        return False
-    named: set[str] = set()
-    for header in _HEADER.findall(text):
-        name = "".join(header.split())
-        if name in named or '"' in name or "'" in name:
-            return True  # quoted keys: too many spellings of one name to compare
-        parts = name.split(".")
-        named.update(".".join(parts[:end]) for end in range(1, len(parts)))
-    return False
-
-
-def _stdlib_times(doc: dict[str, Any]) -> None:
-    """Give the date-times with an offset tomllib's time zones (datetime.timezone) instead of
-    rtoml's own: equal values either way, but one kind everywhere (pickling, repr, the tests)."""
-    todo: list[dict[str, Any] | list[Any]] = [doc]
-    while todo:
-        value = todo.pop()
-        for key, item in value.items() if type(value) is dict else enumerate(value):
-            kind = type(item)
-            if kind is dt.datetime:
-                if item.tzinfo is not None:
-                    offset = item.utcoffset()
-                    value[key] = item.replace(tzinfo=dt.timezone(offset) if offset else dt.timezone.utc)
-            elif kind is dict or kind is list:
-                todo.append(item)
-
-
-def _deep_key(text: str) -> int | None:
-    """The line of a key with more than MAX_KEY_PARTS dotted parts (a.b.c… = 1, [a.b.c…], or
-    inside an inline table), which would cost tomllib time and memory quadratic in its length;
-    None when there is none. Counting dots first keeps this free for ordinary records."""
-    if text.count(".") <= MAX_KEY_PARTS:
-        return None
-    for number, line in enumerate(text.split("\n"), 1):
-        if line.count(".") <= MAX_KEY_PARTS:
-            continue
-        stripped = line.lstrip()
-        if stripped.startswith("["):
-            end = stripped.find("]")
-            if (stripped if end < 0 else stripped[:end]).count(".") > MAX_KEY_PARTS:
-                return number
-        # Keys stand before each "=" (after "{" or "," in an inline table).
-        pieces = re.split(r"([={,])", line)
-        for piece, after in zip(pieces[::2], pieces[1::2]):
-            if after == "=" and piece.count(".") > MAX_KEY_PARTS:
-                return number
-    return None
-
-
-def _decode_error_line(message: str) -> int | None:
-    match = re.search(r"at line (\d+)", message)
-    return int(match[1]) if match else None
-
-
 def _fail(reason: str, name: str, line: int | None = None) -> RecordError:
     return RecordError(reason, file=name, line=line)
 
@@ -399,7 +230,7 @@ def _build(doc: dict[str, Any], text: str, name: str) -> Record:
         try:
             Clock.from_table(clock)
         except ValueError as exc:
-            raise _fail(str(exc), name, _header_line(text, "clock")) from None
+            raise _fail(str(exc), name, header_line(text, "clock")) from None
     players = _players(_table(doc, "players", name), name)
     moves = _moves(doc.get("moves", []), text, name)
     legacy_pending = _pending(doc.get("pending", []), "[[pending]]", name)
@@ -424,7 +255,7 @@ def _build(doc: dict[str, Any], text: str, name: str) -> Record:
         legacy_pending=legacy_pending,
         result=result,
         path=name,
-        result_line=None if result is None else _header_line(text, "result"),
+        result_line=None if result is None else header_line(text, "result"),
         id=game_id,
         clock=clock,
     )
@@ -461,15 +292,15 @@ def _moves(raw: Any, text: str, name: str) -> list[Entry]:
         raise _fail("moves must be a list of strings or [[moves]] tables", name)
     if len(raw) > MAX_PLIES:
         raise _fail(f"more than {MAX_PLIES} plies: not a game record", name)
-    lines = _Lines(text, len(raw))
+    lines = MoveLines(text, len(raw))
     entries = []
     longest: list[int] = []  # each entry's longest text, held to its limit after the other faults
     for i, item in enumerate(raw):
         if isinstance(item, str):
-            entries.append(Entry(item, line=_Where(lines, i)))
+            entries.append(Entry(item, line=Where(lines, i)))
             longest.append(len(item))
             continue
-        line = _Where(lines, i)  # its number is looked up only for a message
+        line = Where(lines, i)  # its number is looked up only for a message
         if not isinstance(item, dict):
             raise RecordError(
                 "each move is a string or a [[moves]] table", file=name, line=line.line(), ply=i + 1
@@ -537,90 +368,3 @@ def _pending(raw: Any, where: str, name: str) -> list[dict[str, str]]:
         if any(len(v) > MAX_MOVE_CHARS for v in p.values()):
             raise _fail(f"a move of over {MAX_MOVE_CHARS} characters in {where}", name)
     return raw
-
-
-# TOML lines end only at LF (or CRLF), never at the other breaks str.splitlines knows.
-
-
-_SPACE = r"[^\S\n]*"  # \s within one line: a TOML line ends only at LF (or CRLF)
-_MOVES_HEADER = re.compile(rf"^{_SPACE}\[\[{_SPACE}moves{_SPACE}\]\]", re.MULTILINE)
-_MOVE_KEY = re.compile(r"\s*move\s*=")
-_MOVES_ARRAY = re.compile(r"\s*moves\s*=\s*\[")
-
-
-def _header_line(text: str, table: str) -> int | None:
-    """The line of the first `[table]` header (a comment may follow it)."""
-    header = re.compile(rf"^{_SPACE}\[{_SPACE}{table}{_SPACE}\]{_SPACE}(#.*)?$", re.MULTILINE)
-    match = header.search(text)
-    return None if match is None else text.count("\n", 0, match.start()) + 1
-
-
-def _entry_lines(text: str, count: int) -> list[int]:
-    """The line of each ply's move: the `move =` line of each [[moves]] table, or the line of
-    each string in a plain `moves = [...]` array."""
-    lines = text.split("\n")
-    found: list[int] = []
-    number, at = 1, 0  # the line number of position `at` in the text
-    for header in _MOVES_HEADER.finditer(text):
-        number += text.count("\n", at, header.start())
-        at = header.start()
-        found.append(number)
-        for later in range(number, min(number + 10, len(lines))):
-            if _MOVE_KEY.match(lines[later]):
-                found[-1] = later + 1
-                break
-            if lines[later].lstrip().startswith("["):
-                break
-    if found:
-        return found
-    for number, line in enumerate(lines, 1):
-        match = _MOVES_ARRAY.match(line)
-        if match:
-            return _array_string_lines(lines, number - 1, match.end())[:count]
-    return []
-
-
-_ARRAY_MARK = re.compile(r"[\"'#{}\[\]]")  # what `_array_string_lines` looks at; it skips the rest
-_BASIC_STRING_BODY = re.compile(r'(?:[^"\\]|\\.)*')
-
-
-def _array_string_lines(lines: list[str], row: int, col: int) -> list[int]:
-    """Line numbers of the items of a TOML moves array starting at lines[row][col]: each
-    string, or each inline table `{ move = "…", … }` (the strings inside it are one item)."""
-    found, depth, braces = [], 1, 0
-    while row < len(lines):
-        line = lines[row]
-        while (mark := _ARRAY_MARK.search(line, col)) is not None:
-            col = mark.start()
-            ch = line[col]
-            if ch == "#":
-                break
-            if ch in "\"'":
-                if not braces:
-                    found.append(row + 1)
-                col = _string_end(line, col)
-            elif ch == "{":
-                if not braces:
-                    found.append(row + 1)
-                braces += 1
-            elif ch == "}":
-                braces -= 1
-            elif ch == "[":
-                depth += 1
-            elif ch == "]":
-                depth -= 1
-                if depth == 0:
-                    return found
-            col += 1
-        row, col = row + 1, 0
-    return found
-
-
-def _string_end(line: str, start: int) -> int:
-    """Where the string opening at line[start] closes: the index of its closing quote, or the
-    end of the line when it does not close there."""
-    if line[start] == "'":  # a literal string: no escapes
-        end = line.find("'", start + 1)
-        return len(line) if end < 0 else end
-    end = _BASIC_STRING_BODY.match(line, start + 1).end()
-    return end if end < len(line) and line[end] == '"' else len(line)

@@ -1,6 +1,6 @@
 """The compiled TOML reader (rtoml) against tomllib, the reference (README: Performance).
 
-Wherever `record.load_toml` takes rtoml's reading, tomllib must read the same text to the very
+Wherever `toml_reading.load_toml` takes rtoml's reading, tomllib must read the same text to the very
 same values — the same types, date-times with the same kind of time zone, ints as ints and
 floats as floats — and wherever either refuses a text, the referee's verdict and message must
 be tomllib's own, line number included. Both readers run over every sample record, the fuzz
@@ -20,11 +20,11 @@ import pytest
 from hypothesis import given
 
 from fuzz_support import CORPUS, SAMPLE_BYTES, damaged_bytes, fuzz_settings, mutated_records
-from referee import record
+from referee import toml_reading
 from referee.errors import RecordError
-from referee.record import _quick_read, load_toml
+from referee.toml_reading import BOM, _quick_read, load_toml
 
-needs_rtoml = pytest.mark.skipif(record.rtoml is None, reason="rtoml has no wheel here")
+needs_rtoml = pytest.mark.skipif(toml_reading.rtoml is None, reason="rtoml has no wheel here")
 
 
 def same(a, b) -> bool:
@@ -45,14 +45,14 @@ def same(a, b) -> bool:
 
 def reference(data: bytes, name: str = "case.toml"):
     """What load_toml gives with tomllib alone: the document, or the RecordError's words."""
-    saved = record.rtoml
-    record.rtoml = None
+    saved = toml_reading.rtoml
+    toml_reading.rtoml = None
     try:
         return load_toml(data, name)[0]
     except RecordError as exc:
         return str(exc)
     finally:
-        record.rtoml = saved
+        toml_reading.rtoml = saved
 
 
 def check(data: bytes) -> None:
@@ -64,7 +64,7 @@ def check(data: bytes) -> None:
     expected = reference(data)
     assert same(got, expected), (got, expected)
     try:
-        text = data.removeprefix(record.BOM).decode("utf-8")
+        text = data.removeprefix(BOM).decode("utf-8")
     except UnicodeDecodeError:
         return
     quick = _quick_read(text)
@@ -130,9 +130,9 @@ PARTING = [
     b'a = """\r\nx\r\n"""\r\n',  # the CRLF right after the opening quotes, too
     b'a = """x \\\r\n   y"""\n',  # a line-ending backslash before a CRLF
     b"# {\r\na = '''x\r\ny'''\n",  # the same, with a brace in a comment
-    record.BOM + record.BOM + b"a = 1\n",  # rtoml strips a second byte-order mark, tomllib refuses it
-    record.BOM + record.BOM,
-    record.BOM + b"a = 1\r\n",
+    BOM + BOM + b"a = 1\n",  # rtoml strips a second byte-order mark, tomllib refuses it
+    BOM + BOM,
+    BOM + b"a = 1\r\n",
     b'a = """x\ry"""\n',  # a lone CR: both refuse, in and out of strings
     b"a = '''x\ry'''\n",
     b"a = 1\rb = 2\n",
@@ -188,12 +188,12 @@ def test_crlf_in_multiline_string_reads_as_tomllib_does(cli):
 def test_doubled_bom_reads_as_tomllib_does():
     """One byte-order mark is stripped (SPEC §8); a second is text, which tomllib refuses and
     rtoml stripped as well: the record is refused, with tomllib's message and line."""
-    data = record.BOM + record.BOM + b'format = 1\ngame = "odd"\n'
+    data = BOM + BOM + b'format = 1\ngame = "odd"\n'
     with pytest.raises(RecordError) as info:
         load_toml(data, "bom.toml")
     assert info.value.reason.startswith("broken TOML: ") and info.value.line == 1
     assert str(info.value) == reference(data, "bom.toml")
-    assert load_toml(record.BOM + b'format = 1\ngame = "odd"\n', "bom.toml")[0] == {"format": 1, "game": "odd"}
+    assert load_toml(BOM + b'format = 1\ngame = "odd"\n', "bom.toml")[0] == {"format": 1, "game": "odd"}
 
 
 # -- what only one of them reads, and how the referee says so ----------------------------------
@@ -278,11 +278,11 @@ def test_without_rtoml_the_referee_reads_with_tomllib():
     script = (
         "import sys, tomllib\n"
         "sys.modules['rtoml'] = None  # `import rtoml` now raises ImportError\n"
-        "from referee import record\n"
-        "assert record.rtoml is None\n"
+        "from referee import toml_reading\n"
+        "assert toml_reading.rtoml is None\n"
         "from fuzz_support import SAMPLE_BYTES\n"
         "for data in SAMPLE_BYTES.values():\n"
-        "    assert record.load_toml(data, 's.toml')[0] == tomllib.loads(data.decode())\n"
+        "    assert toml_reading.load_toml(data, 's.toml')[0] == tomllib.loads(data.decode())\n"
         "print('read', len(SAMPLE_BYTES))\n"
     )
     done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True,

@@ -15,7 +15,7 @@ from typing import Any
 
 from referee.errors import RecordError, RefereeError, UsageError
 from referee.files import read_input
-from referee.record import load_toml
+from referee.toml_reading import load_toml
 
 
 MAX_NAME = 64  # a built-in file's name; anything longer is a path (or no file at all)
