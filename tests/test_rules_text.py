@@ -154,6 +154,14 @@ def test_help_teaches_by_example(cli):
     assert "Example: referee rules hermetica" in result.output
 
 
+def test_the_readme_sends_players_to_referee_rules_not_to_files_beside_the_checkout():
+    readme = (CHECKOUT / "README.md").read_text(encoding="utf-8")
+    assert "| `referee rules GAME` |" in readme  # in the command table
+    outside = [line for line in readme.splitlines()
+               if re.search(r"\.\./shared/(rules|RULINGS|SPEC)|RULINGS\.md|SPEC\.md|\bSPEC §", line)]
+    assert not outside, outside
+
+
 def test_the_texts_ship_in_an_installed_package(tmp_path):
     """Built as pip builds the wheel, from a copy of the sources (no build folder left in the
     checkout), and run from the installed copy: the texts come from the package's data, which
