@@ -21,6 +21,7 @@ import typer
 from referee import __version__, session
 from referee.errors import RefereeError, UsageError
 from referee.games import GAMES
+from referee.rules_text import rules_text
 
 app = typer.Typer(
     name="referee",
@@ -106,6 +107,20 @@ def games_command(as_json: bool = typer.Option(False, "--json", help="Print JSON
         for option in g.options:
             typer.echo(f"{'':<12}-O {option.describe()}: {option.help}")
         typer.echo(f"{'':<12}moves: {g.notation}")
+
+
+@app.command("rules")
+@_guard
+def rules_command(
+    game_name: str = typer.Argument(..., metavar="GAME", help="Game id, e.g. hermetica."),
+) -> None:
+    """The rules of a game in the referee's own words: how it plays them, the rulings (R-…)
+    that settle what the official rules leave open, the move notation with examples, and
+    where the official rules are found.
+
+    Example: referee rules hermetica
+    """
+    typer.echo(rules_text(session.game_named(game_name)), nl=False)
 
 
 @app.command("new")
