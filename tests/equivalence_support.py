@@ -63,17 +63,17 @@ def digest(text: str) -> str:
 def record_outputs(data: bytes, name: str) -> str:
     """`validate` of the record's bytes, and when valid what `status`, `show`, `moves` and
     `history` print for it."""
-    from referee import session
+    from referee import reports
 
     with tempfile.TemporaryDirectory() as folder:
         here = os.getcwd()
         os.chdir(folder)
         try:
             Path(name).write_bytes(data)
-            report, fault, summary = session.validate(name)
+            report, fault, summary = reports.validate(name)
             out = [json.dumps(report, sort_keys=True, ensure_ascii=False), str(fault), summary]
             if fault is None:
-                play = session.load(name)
+                play = reports.load(name)
                 out += _play_outputs(play)
         finally:
             os.chdir(here)
@@ -81,19 +81,19 @@ def record_outputs(data: bytes, name: str) -> str:
 
 
 def _play_outputs(play) -> list[str]:
-    from referee import session
+    from referee import pictures, reports
 
     out = [
-        json.dumps(session.status(play), sort_keys=True, ensure_ascii=False),
-        *session.status_lines(play),
-        session.text_diagram(play),
-        json.dumps(session.history(play), sort_keys=True, ensure_ascii=False),
-        *session.history_lines(play),
+        json.dumps(reports.status(play), sort_keys=True, ensure_ascii=False),
+        *reports.status_lines(play),
+        pictures.text_diagram(play),
+        json.dumps(reports.history(play), sort_keys=True, ensure_ascii=False),
+        *reports.history_lines(play),
     ]
     if play.outcome() is None and play.game.id != "hermetica":  # hermetica lists actions, slowly
-        out.append(json.dumps(session.moves(play, None), ensure_ascii=False))
+        out.append(json.dumps(reports.moves(play, None), ensure_ascii=False))
     if play.plies:
-        out.append(session.text_diagram(play, play.plies // 2))
+        out.append(pictures.text_diagram(play, play.plies // 2))
     return out
 
 
