@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 from pathlib import Path
+from typing import Callable
 
 from referee import formats
 from referee.clock import bounded
@@ -51,26 +52,26 @@ def option_values(pairs: list[str] | None) -> dict[str, str]:
 
 def player_names(items: list[str] | None) -> list[tuple[int, str]]:
     """`--player SEAT=NAME` as (seat, name) pairs, in the order given."""
-    named = []
-    for item in items or []:
-        seat_text, sep, name = item.partition("=")
-        seat = seat_number(seat_text)
-        if not sep or seat is None or not name.strip():
-            raise UsageError(f"--player takes SEAT=NAME, e.g. --player 1=Ann, not {item!r}")
-        named.append((seat, name))
-    return named
+    return _seat_pairs(items, bool, "--player takes SEAT=NAME, e.g. --player 1=Ann")
 
 
 def player_keys(items: list[str] | None) -> list[tuple[int, str]]:
     """`--key SEAT=ed25519:…` as (seat, public key) pairs, in the order given."""
-    keys = []
+    usage = "--key takes SEAT=ed25519:…, e.g. --key 1=ed25519:AAAA…"
+    return [(seat, key.strip()) for seat, key in _seat_pairs(items, lambda key: key.startswith(KEY_PREFIX), usage)]
+
+
+def _seat_pairs(items: list[str] | None, fits: Callable[[str], bool], usage: str) -> list[tuple[int, str]]:
+    """SEAT=TEXT items as (seat, text) pairs; an item without a seat number, or whose text
+    (without its spaces) does not fit, is exit 2 with the option's usage."""
+    pairs = []
     for item in items or []:
-        seat_text, sep, public = item.partition("=")
+        seat_text, sep, text = item.partition("=")
         seat = seat_number(seat_text)
-        if not sep or seat is None or not public.strip().startswith(KEY_PREFIX):
-            raise UsageError(f"--key takes SEAT=ed25519:…, e.g. --key 1=ed25519:AAAA…, not {item!r}")
-        keys.append((seat, public.strip()))
-    return keys
+        if not sep or seat is None or not fits(text.strip()):
+            raise UsageError(f"{usage}, not {item!r}")
+        pairs.append((seat, text))
+    return pairs
 
 
 def output_format(output: str | None, fmt: str | None, command: str) -> str:
