@@ -5,8 +5,8 @@ errors to exit codes.
 Every command runs inside `_guard`, the only place a RefereeError becomes a message on stderr and
 an exit code; nothing below it prints or exits. No command reads, edits or writes a record here.
 
-The commands that draw import pictures.py (and with it Jinja), play.py or correspondence.py (the
-email package) where they start, and `standings` and `pairings` import club.py (a process pool,
+The commands that draw import diagrams.py or pictures.py (and with them Jinja), play.py or
+correspondence.py (the email package) where they start, and `standings` and `pairings` import club.py (a process pool,
 the page's template): those libraries are no part of the start of `status`, `validate` and the
 other commands that draw nothing (README: Performance).
 """
@@ -124,11 +124,11 @@ def new_command(
 
     Example: referee new odd -o game.toml -O size=6 --player 1=Ann --player 2=Bo --clock 10/50d
     """
-    from referee import pictures, play  # drawing: see the top
+    from referee import diagrams, play  # drawing: see the top
 
     options, names, keys = option_values(option), player_names(player), player_keys(key)
     game = play.new_game(game_name, options, names, keys, output, force, clock, leave)
-    typer.echo(pictures.text_diagram(game), nl=False)
+    typer.echo(diagrams.text_diagram(game), nl=False)
 
 
 @app.command("move")
@@ -156,7 +156,7 @@ def move_command(
 
     Example: referee move game.toml "b e5" --as 1 --if "w d4" --then "b c3"
     """
-    from referee import pictures, play  # drawing: see the top
+    from referee import diagrams, play  # drawing: see the top
 
     if len(if_moves or []) != len(then_moves or []):
         raise UsageError("--if and --then come in pairs: one --then for each --if")
@@ -164,7 +164,7 @@ def move_command(
     turn = play.play_turn(file, move, seat=seat, comment=comment, key_file=sign, svg=svg,
                           force=force, conditions=list(zip(if_moves or [], then_moves or [])),
                           leave=span, offer_draw=offer_draw)
-    typer.echo(pictures.text_diagram(turn.play), nl=False)
+    typer.echo(diagrams.text_diagram(turn.play), nl=False)
     for note in turn.notes:
         typer.echo(note)
 
@@ -428,13 +428,13 @@ def receive_command(
 
     Example: referee receive from-bo.eml --mine game.toml --as Ann
     """
-    from referee import correspondence, pictures  # the email package, drawing: see the top
+    from referee import correspondence, diagrams  # the email package, drawing: see the top
 
     received = correspondence.receive(message_file, output, mine, force, seat, accept_start)
     if received.saved_to is None:
         typer.echo(f"nothing new: your copy is ahead (ply {received.mine}); {mine} is unchanged.")
         return
-    typer.echo(pictures.text_diagram(received.play), nl=False)
+    typer.echo(diagrams.text_diagram(received.play), nl=False)
     for warning in received.warnings:
         typer.echo(f"Warning: {warning}")
     if received.first:

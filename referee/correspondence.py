@@ -19,7 +19,8 @@ from referee.errors import RecordError, RefereeError, UsageError
 from referee.files import check_output, locked, read_input, write_atomic
 from referee.keys import check_signatures
 from referee.mail import build_message, record_from_message
-from referee.pictures import review_page, svg_diagram, text_diagram, to_png
+from referee.diagrams import svg_diagram, text_diagram, to_png
+from referee.pictures import review_page
 from referee.players import seats_at
 from referee.record import parse_record
 from referee.replay import CLAIM, Replay, replay

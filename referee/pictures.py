@@ -1,20 +1,18 @@
-"""The pictures of a game (SPEC §7, §8): the diagram after a ply as text, SVG or PNG, the
-review page of the whole game, the animation, and the blank board to print; `show` and
-`board` write them in the formats formats.py lists.
+"""What `show` and `board` write (SPEC §7, §8), in the formats formats.py lists: the diagram
+after a ply (diagrams.py), the review page of the whole game, the animation, and the blank
+board to print.
 
-Loading this module loads Jinja, which every drawing needs; the command line imports it only
-in the commands that draw (cli.py). The libraries of one format are imported where that format
-is drawn, once each: resvg for PNG (`to_png`), Pillow for the GIF (`animation`), fpdf2 for the
-PDF sheet (`blank_board`).
+Loading this module loads Jinja (the review page's templates); the command line imports it only
+in `show` and `board` (cli.py). The libraries of one format are imported where that format is
+drawn, once each: Pillow for the GIF (`animation`), fpdf2 for the PDF sheet (`_pdf`).
 """
 
 from __future__ import annotations
 
-import datetime as dt
 from typing import Any, Callable, Mapping
 
 from referee.choices import data_files, game_named, game_options
-from referee.clock import now
+from referee.diagrams import png_diagram, svg_diagram, text_diagram
 from referee.errors import UsageError
 from referee.files import check_output
 from referee.render import diagram as drawing, review
@@ -25,34 +23,6 @@ from referee.reports import load
 # GIF frame), so a record of thousands of plies, real or hostile, is refused rather than left
 # to run for minutes (SPEC §9: bounded work).
 MAX_REVIEW_PLIES = 1_000
-
-
-def text_diagram(play: Replay, ply: int | None = None) -> str:
-    """The diagram after `ply` (default the last) as text."""
-    return drawing.text_diagram(play, ply, _clock_moment(play, ply))
-
-
-def svg_diagram(play: Replay, ply: int | None = None) -> str:
-    return drawing.svg_diagram(play, ply, _clock_moment(play, ply))
-
-
-def png_diagram(play: Replay, ply: int | None = None) -> bytes:
-    return to_png(svg_diagram(play, ply))
-
-
-def to_png(svg: str) -> bytes:
-    """An SVG picture as PNG, for mail clients that show no SVG."""
-    from referee.render.png import svg_to_png  # resvg: only what draws a PNG loads it
-
-    return svg_to_png(svg)
-
-
-def _clock_moment(play: Replay, ply: int | None) -> dt.datetime | None:
-    """When a diagram shows the clock: now at the last ply; at an earlier ply, as it stood
-    when that ply was made (None: the drawer takes the ply's own stamp)."""
-    if play.clock is None or ply not in (None, play.plies):
-        return None
-    return now()
 
 
 def diagram(path: str, ply: int | None, fmt: str, output: str | None = None,

@@ -17,7 +17,7 @@ from referee.clock import Control, now
 from referee.errors import UsageError
 from referee.files import STDIN, check_output, locked, write_atomic
 from referee.keys import private_key
-from referee.pictures import svg_diagram
+from referee.diagrams import svg_diagram
 from referee.record import MAX_PLIES, MAX_RECORD_BYTES, MAX_TEXT_CHARS, Record
 from referee.replay import Replay, start
 from referee.reports import load

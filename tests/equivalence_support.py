@@ -81,19 +81,19 @@ def record_outputs(data: bytes, name: str) -> str:
 
 
 def _play_outputs(play) -> list[str]:
-    from referee import pictures, reports
+    from referee import diagrams, reports
 
     out = [
         json.dumps(reports.status(play), sort_keys=True, ensure_ascii=False),
         *reports.status_lines(play),
-        pictures.text_diagram(play),
+        diagrams.text_diagram(play),
         json.dumps(reports.history(play), sort_keys=True, ensure_ascii=False),
         *reports.history_lines(play),
     ]
     if play.outcome() is None and play.game.id != "hermetica":  # hermetica lists actions, slowly
         out.append(json.dumps(reports.moves(play, None), ensure_ascii=False))
     if play.plies:
-        out.append(pictures.text_diagram(play, play.plies // 2))
+        out.append(diagrams.text_diagram(play, play.plies // 2))
     return out
 
 

@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from referee import correspondence, pictures, reports
+from referee import correspondence, diagrams, pictures, reports
 from referee.render.header import result_words
 from referee.render.png import svg_to_png
 from referee.render.review import unpack
@@ -216,7 +216,7 @@ def test_every_ply_is_in_the_page_with_its_move_time_comment_and_status():
     assert page.all("html")[0]["data-ply"] == str(play.plies)
     svgs = unpack(page.data)
     assert len(svgs) == play.plies + 1
-    assert svgs == [pictures.svg_diagram(play, ply) for ply in range(play.plies + 1)]
+    assert svgs == [diagrams.svg_diagram(play, ply) for ply in range(play.plies + 1)]
     assert [a["data-move"] for a in page.all("li", "data-move")] == [str(k) for k in range(play.plies + 1)]
     assert [a["data-panel"] for a in page.all("section", "data-panel")] == [str(k) for k in range(play.plies + 1)]
     shown = [a for a in page.all("section", "data-panel") if "hidden" not in a]
@@ -301,7 +301,7 @@ def test_the_gif_has_one_frame_per_ply_from_the_start_and_holds_the_last(cli, tm
     # The frames are the pictures of the plies (colours reduced to a palette: nearly equal).
     frames = frames_of(data)
     for ply in (0, 7, play.plies):
-        png = Image.open(io.BytesIO(svg_to_png(pictures.svg_diagram(play, ply)))).convert("RGBA")
+        png = Image.open(io.BytesIO(svg_to_png(diagrams.svg_diagram(play, ply)))).convert("RGBA")
         expected = Image.new("RGB", frames[ply].size, (255, 255, 255))
         expected.paste(png, (0, 0), png)
         difference = [abs(a - b) for a, b in zip(expected.tobytes(), frames[ply].tobytes())]
@@ -339,7 +339,7 @@ def test_gif_frames_of_different_sizes_are_padded_to_the_largest_and_alike_ones_
 @pytest.mark.slow
 def test_a_crab_game_whose_play_areas_grow_animates_at_the_largest_size():
     play = reports.load(str(SAMPLES / "crab" / "crab-coop-2-win.toml"))
-    sizes = {Image.open(io.BytesIO(svg_to_png(pictures.svg_diagram(play, ply)))).size
+    sizes = {Image.open(io.BytesIO(svg_to_png(diagrams.svg_diagram(play, ply)))).size
              for ply in range(play.plies + 1)}
     assert len(sizes) > 1
     picture = Image.open(io.BytesIO(pictures.animation(play)))
