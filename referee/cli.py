@@ -1,26 +1,35 @@
-"""The command line (SPEC §4): arguments in, one call into the application layer
-(session.py), text out, errors to exit codes.
+"""The command line (SPEC §4): arguments in, taken apart by their syntax (cli_syntax.py), one
+call into the application layer (play, reports, pictures, correspondence, keys, club), text out,
+errors to exit codes.
 
 Every command runs inside `_guard`, the only place a RefereeError becomes a message on stderr and
 an exit code; nothing below it prints or exits. No command reads, edits or writes a record here.
+
+The commands that draw import diagrams.py or pictures.py (and with them Jinja), play.py or
+correspondence.py (the email package) where they start, and `standings` and `pairings` import club.py (a process pool,
+the page's template): those libraries are no part of the start of `status`, `validate` and the
+other commands that draw nothing (README: Performance).
 """
 
 # No `from __future__ import annotations` here: typer reads every command's annotations at each
 # start, and string annotations cost it an evaluation apiece (milliseconds of start-up).
 import contextlib
-import copy
 import functools
 import json
-import os
 import sys
 from enum import Enum
 from typing import Any, Callable, Optional
 
 import typer
 
-from referee import __version__, session
+from referee import __version__, reports
+from referee.choices import game_named, games_lines, games_listing
+from referee.cli_syntax import leave_span, option_values, output_format, player_keys, player_names
 from referee.errors import RefereeError, UsageError
+from referee.files import record_files, write_atomic
+from referee.formats import written_by
 from referee.games import GAMES
+from referee.keys import new_key
 from referee.rules_text import rules_text
 
 app = typer.Typer(
@@ -40,21 +49,13 @@ app = typer.Typer(
 )
 
 
-class Format(str, Enum):
-    text = "text"
-    svg = "svg"
-    png = "png"
-    html = "html"
-    gif = "gif"
+# The choices of each command's --format, from the one table of formats (formats.py).
+ShowFormat = Enum("ShowFormat", [(name, name) for name in written_by("show")], type=str)
+SheetFormat = Enum("SheetFormat", [(name, name) for name in written_by("board")], type=str)
 
 
 class Attachment(str, Enum):
     html = "html"
-
-
-class SheetFormat(str, Enum):
-    svg = "svg"
-    pdf = "pdf"
 
 
 class Paper(str, Enum):
@@ -77,7 +78,7 @@ def _guard(command: Callable[..., Any]) -> Callable[..., Any]:
 def _write_output(path: str | None, data: str | bytes) -> None:
     """Write to the -o file (refused earlier if it existed without --force), else print."""
     if path is not None:
-        session.save(path, data)
+        write_atomic(path, data)  # whole or not at all
     elif isinstance(data, bytes):
         typer.get_binary_stream("stdout").write(data)
     else:
@@ -92,21 +93,10 @@ def _write_output(path: str | None, data: str | bytes) -> None:
 def games_command(as_json: bool = typer.Option(False, "--json", help="Print JSON.")) -> None:
     """List the games, their seats and options with defaults."""
     if as_json:
-        listing = [
-            {
-                "id": g.id, "name": g.name, "credit": g.credit, "seats": list(g.seats),
-                "options": {o.name: o.default for o in g.options}, "notation": g.notation,
-            }
-            for g in GAMES.values()
-        ]
-        typer.echo(json.dumps(listing, indent=2))
+        typer.echo(json.dumps(games_listing(), indent=2))
         return
-    for g in GAMES.values():
-        seats = f"{g.seats[0]}" if g.seats[0] == g.seats[1] else f"{g.seats[0]}–{g.seats[1]}"
-        typer.echo(f"{g.id:<10} {g.name} ({g.credit}), {seats} seats")
-        for option in g.options:
-            typer.echo(f"{'':<12}-O {option.describe()}: {option.help}")
-        typer.echo(f"{'':<12}moves: {g.notation}")
+    for line in games_lines():
+        typer.echo(line)
 
 
 @app.command("rules")
@@ -120,7 +110,7 @@ def rules_command(
 
     Example: referee rules hermetica
     """
-    typer.echo(rules_text(session.game_named(game_name)), nl=False)
+    typer.echo(rules_text(game_named(game_name)), nl=False)
 
 
 @app.command("new")
@@ -139,8 +129,11 @@ def new_command(
 
     Example: referee new odd -o game.toml -O size=6 --player 1=Ann --player 2=Bo --clock 10/50d
     """
-    play = session.new_game(game_name, option, player, key, output, force, clock, leave)
-    typer.echo(session.text_diagram(play), nl=False)
+    from referee import diagrams, play  # drawing: see the top
+
+    options, names, keys = option_values(option), player_names(player), player_keys(key)
+    game = play.new_game(game_name, options, names, keys, output, force, clock, leave)
+    typer.echo(diagrams.text_diagram(game), nl=False)
 
 
 @app.command("move")
@@ -168,12 +161,15 @@ def move_command(
 
     Example: referee move game.toml "b e5" --as 1 --if "w d4" --then "b c3"
     """
+    from referee import diagrams, play  # drawing: see the top
+
     if len(if_moves or []) != len(then_moves or []):
         raise UsageError("--if and --then come in pairs: one --then for each --if")
-    turn = session.play_turn(file, move, seat=seat, comment=comment, key_file=sign, svg=svg,
-                             force=force, conditions=list(zip(if_moves or [], then_moves or [])),
-                             leave=leave, offer_draw=offer_draw)
-    typer.echo(session.text_diagram(turn.play), nl=False)
+    span = leave_span(leave) if leave is not None else None
+    turn = play.play_turn(file, move, seat=seat, comment=comment, key_file=sign, svg=svg,
+                          force=force, conditions=list(zip(if_moves or [], then_moves or [])),
+                          leave=span, offer_draw=offer_draw)
+    typer.echo(diagrams.text_diagram(turn.play), nl=False)
     for note in turn.notes:
         typer.echo(note)
 
@@ -189,8 +185,8 @@ def validate_command(
     Every record is checked, whatever faults come before it; a summary line closes the list.
     Folders are searched recursively, in name order (hidden files are skipped).
     """
-    files = session.record_files(paths)
-    verdicts = session.validations(files)  # in the order of `files`
+    files = record_files(paths)
+    verdicts = reports.validations(files)  # in the order of `files`
     # A progress bar only where a person watches a long run (then only faults are listed);
     # pipes and files get one line per record.
     watched = len(files) >= 50 and not as_json and sys.stderr.isatty()
@@ -198,12 +194,12 @@ def validate_command(
         typer.progressbar(verdicts, length=len(files), label="validating", file=sys.stderr)
         if watched else contextlib.nullcontext(verdicts)
     )
-    reports, good, worst = [], 0, 0  # reports kept only for --json: an archive may be long
+    kept, good, worst = [], 0, 0  # the reports, kept only for --json: an archive may be long
     with progress as items:
         for report, fault, summary in items:
             good += report["valid"]
             if as_json:
-                reports.append(report)
+                kept.append(report)
             if fault is not None:
                 worst = max(worst, fault.exit_code)
                 if not as_json:
@@ -211,7 +207,7 @@ def validate_command(
             elif not as_json and not watched:
                 typer.echo(f"valid   {report['file']}: {report['plies']} plies; {summary}")
     if as_json:
-        typer.echo(json.dumps(reports, indent=2))
+        typer.echo(json.dumps(kept, indent=2))
     elif len(files) > 1:
         typer.echo(f"{good} of {len(files)} records valid")
     if worst:
@@ -234,9 +230,7 @@ def standings_command(
 
     Example: referee standings club/ --html standings.html
     """
-    # Loaded here, not at the top: its process pool and template engine are no part of the
-    # start-up of any other command (README, Performance).
-    from referee import club
+    from referee import club  # see the top
 
     watched = sys.stderr.isatty()
 
@@ -274,9 +268,9 @@ def pairings_command(
 
     Example: referee pairings Ann Bo Cy Dee --double --game odd --new autumn/
     """
-    from referee import club  # see standings_command
+    from referee import club  # see the top
 
-    schedule = club.pairings(players, double, game, new, option, force)
+    schedule = club.pairings(players, double, game, new, option_values(option), force)
     if as_json:
         typer.echo(json.dumps(schedule.json(), indent=2))
         return
@@ -291,11 +285,11 @@ def status_command(
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Whose turn it is, the score, and the result once the game is over."""
-    play = session.load(file)
+    play = reports.load(file)
     if as_json:
-        typer.echo(json.dumps(session.status(play), indent=2))
+        typer.echo(json.dumps(reports.status(play), indent=2))
         return
-    for line in session.status_lines(play):
+    for line in reports.status_lines(play):
         typer.echo(line)
 
 
@@ -306,11 +300,11 @@ def history_command(
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Every ply: its number, move, player, time and comment."""
-    play = session.load(file)
+    play = reports.load(file)
     if as_json:
-        typer.echo(json.dumps(session.history(play), indent=2, ensure_ascii=False))
+        typer.echo(json.dumps(reports.history(play), indent=2, ensure_ascii=False))
         return
-    for line in session.history_lines(play):
+    for line in reports.history_lines(play):
         typer.echo(line)
 
 
@@ -322,34 +316,12 @@ def moves_command(
     after: Optional[str] = typer.Option(None, "--after", metavar="ACTIONS", help="Actions already chosen this turn (multi-action games)."),
 ) -> None:
     """List the legal moves of the seat to move, in canonical notation."""
-    listing = session.moves(session.load(file), after)
-    to_move = listing["to_move"]
+    listing = reports.moves(reports.load(file), after)
     if as_json:
         typer.echo(json.dumps(listing))
         return
-    if to_move is None:
-        typer.echo("The game is over: no moves.")
-        return
-    moves = listing["moves"]
-    if "pattern" in listing:
-        typer.echo(f"Seat {to_move} plays: {listing['pattern']}")
-        # A cooperative round takes one placement per seat: each seat's own choices.
-        for seat, placements in listing.get("placements", {}).items():
-            typer.echo(f"Seat {seat} can place ({len(placements)}):")
-            typer.echo(_wrap(placements))
-        return
-    typer.echo(f"Seat {to_move} has {len(moves)} legal moves:")
-    typer.echo(_wrap(moves))
-
-
-def _wrap(words: list[str], width: int = 78) -> str:
-    lines, line = [], ""
-    for word in words:
-        if line and len(line) + 2 + len(word) > width:
-            lines.append(line)
-            line = ""
-        line = f"{line}, {word}" if line else word
-    return "\n".join(lines + [line])
+    for line in reports.moves_lines(listing):
+        typer.echo(line)
 
 
 @app.command("show")
@@ -357,7 +329,7 @@ def _wrap(words: list[str], width: int = 78) -> str:
 def show_command(
     file: str = typer.Argument(..., metavar="FILE", help="The record file."),
     ply: Optional[int] = typer.Option(None, "--ply", metavar="N", help="Show the board after ply N (0 is the start; default the last); html opens at N, gif ends at N."),
-    fmt: Optional[Format] = typer.Option(None, "--format", help="text for a mail body (the default), svg or png to attach, html for the review page of the whole game, gif for an animation; by default OUT's extension says."),
+    fmt: Optional[ShowFormat] = typer.Option(None, "--format", help="text for a mail body (the default), svg or png to attach, html for the review page of the whole game, gif for an animation; by default OUT's extension says."),
     output: Optional[str] = typer.Option(None, "-o", "--output", metavar="OUT", help="Write to OUT (.txt, .svg, .png, .html, .gif) instead of printing."),
     force: bool = typer.Option(False, "--force", help="Replace OUT if it exists."),
 ) -> None:
@@ -366,7 +338,10 @@ def show_command(
 
     Example: referee show game.toml --ply 12 -o ply12.svg; referee show game.toml -o game.html
     """
-    _write_output(output, session.diagram(file, ply, fmt and fmt.value, output, force))
+    from referee import pictures  # drawing: see the top
+
+    chosen = output_format(output, fmt and fmt.value, "show")
+    _write_output(output, pictures.diagram(file, ply, chosen, output, force))
 
 
 @app.command("board")
@@ -384,7 +359,11 @@ def board_command(
 
     Example: referee board odd -o sheet.pdf --paper letter
     """
-    _write_output(output, session.blank_board(game_name, option, paper.value, output, force, fmt and fmt.value))
+    from referee import pictures  # drawing: see the top
+
+    chosen = output_format(output, fmt and fmt.value, "board")
+    sheet = pictures.blank_board(game_name, option_values(option), paper.value, chosen, output, force)
+    _write_output(output, sheet)
 
 
 # -- correspondence by mail -----------------------------------------------------------------
@@ -405,7 +384,10 @@ def mail_command(
 
     Example: referee mail game.toml -o to-bo.eml --attach html
     """
-    message = session.mail(file, to, output, force, [a.value for a in attach or []])
+    from referee import correspondence  # the email package: see the top
+
+    output_format(output, None, "mail")
+    message = correspondence.mail(file, to, output, force, [a.value for a in attach or []])
     _write_output(output, bytes(message))
     if output:
         typer.echo(f"{output}: to {message['To']}, subject \"{message['Subject']}\"")
@@ -423,7 +405,10 @@ def remind_command(
 
     Example: referee remind game.toml -o reminder.eml
     """
-    message = session.remind(file, to, output, force)
+    from referee import correspondence  # the email package: see the top
+
+    output_format(output, None, "remind")
+    message = correspondence.remind(file, to, output, force)
     _write_output(output, bytes(message))
     if output:
         typer.echo(f"{output}: to {message['To']}, subject \"{message['Subject']}\"")
@@ -448,11 +433,13 @@ def receive_command(
 
     Example: referee receive from-bo.eml --mine game.toml --as Ann
     """
-    received = session.receive(message_file, output, mine, force, seat, accept_start)
+    from referee import correspondence, diagrams  # the email package, drawing: see the top
+
+    received = correspondence.receive(message_file, output, mine, force, seat, accept_start)
     if received.saved_to is None:
         typer.echo(f"nothing new: your copy is ahead (ply {received.mine}); {mine} is unchanged.")
         return
-    typer.echo(session.text_diagram(received.play), nl=False)
+    typer.echo(diagrams.text_diagram(received.play), nl=False)
     for warning in received.warnings:
         typer.echo(f"Warning: {warning}")
     if received.first:
@@ -473,7 +460,7 @@ def verify_command(
     Reports unsealed plies (no digest: typed by hand) and unsigned ones; exits 1 at the first
     ply where digests, signatures or the two copies disagree.
     """
-    for line in session.verify(file, against):
+    for line in reports.verify(file, against):
         typer.echo(line)
 
 
@@ -491,7 +478,7 @@ def key_new_command(
 
     Example: referee key new -o ~/.ann.key
     """
-    public = session.new_key(output, force)
+    public = new_key(output, force)
     typer.echo(public)
     typer.echo(f'Put it in the record\'s [players]: 1 = {{ name = "…", key = "{public}" }}', err=True)
 
@@ -510,20 +497,4 @@ def _root(
 
 
 def main() -> None:
-    _app_for(sys.argv[1:])()
-
-
-def _app_for(args: list[str]) -> typer.Typer:
-    """The app with only the command that `args` name registered: typer builds the parser of
-    every registered command before it runs one, a few milliseconds of every start-up spent on
-    fifteen commands not asked for (README: Performance). No command named (`--help`,
-    `--version`, shell completion), the `key` group or a misspelt name: the whole app, so help
-    and errors list every command."""
-    if not args or "_REFEREE_COMPLETE" in os.environ:
-        return app
-    chosen = [info for info in app.registered_commands if info.name == args[0]]
-    if not chosen:
-        return app
-    one = copy.copy(app)  # its callback keeps it a group: `referee NAME …` parses as before
-    one.registered_commands, one.registered_groups = chosen, []
-    return one
+    app()

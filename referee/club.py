@@ -14,14 +14,16 @@ import datetime as dt
 import os
 import time
 from contextlib import AbstractContextManager, nullcontext
-from typing import Any, Callable, NamedTuple, Protocol
+from typing import Any, Callable, Mapping, NamedTuple, Protocol
 from urllib.parse import quote
 
-from referee import seal, session
+from referee import reports, seal
 from referee.archive import internal_error, judge_each, workers_for
+from referee.choices import game_named, game_options
 from referee.errors import UsageError
 from referee.files import STDIN, check_output, record_files, write_atomic
 from referee.pairings import Round, berger_rounds, file_name
+from referee.play import new_game
 from referee.render import standings as drawing
 from referee.render.header import plain
 from referee.standings import DIGEST_BYTES, Judged, Standings, identity, standings as compute, to_json
@@ -51,7 +53,7 @@ def silent(total: int) -> AbstractContextManager[Bar]:
 def judge(path: str) -> Judged:
     """One record judged as `validate` judges it (read, replay, seal and signatures), boiled
     down to what the standings need. Runs in the worker processes: small and picklable."""
-    verdict = session.judge(path)
+    verdict = reports.judge(path)
     if verdict.fault is not None:
         return Judged(str(path), error=str(verdict.fault), exit_code=verdict.fault.exit_code)
     play = verdict.play
@@ -227,7 +229,7 @@ class Schedule(NamedTuple):
 
 
 def pairings(players: list[str], double: bool = False, game: str | None = None,
-             folder: str | None = None, option_pairs: list[str] | None = None,
+             folder: str | None = None, options_given: Mapping[str, str] | None = None,
              force: bool = False) -> Schedule:
     """`referee pairings`: the rounds of a round robin by Berger tables; with `folder`, every
     game's blank record written there (as `referee new` writes one) with its players filled in.
@@ -236,11 +238,11 @@ def pairings(players: list[str], double: bool = False, game: str | None = None,
     _check_players(names)
     if folder is not None and game is None:
         raise UsageError("--new writes records: say of which game with --game, e.g. --game odd")
-    if option_pairs and game is None:
+    if options_given and game is None:
         raise UsageError("-O sets a game's options: say which game with --game")
     if game is not None:
-        chosen = session.game_named(game)
-        options = session.game_options(chosen, option_pairs)
+        chosen = game_named(game)
+        options = game_options(chosen, options_given)
         if chosen.cooperative or chosen.seat_count(options) != 2:
             raise UsageError(f"{chosen.name} is not played one against one: no round robin to pair")
     rounds = berger_rounds(len(names), double)
@@ -252,8 +254,8 @@ def pairings(players: list[str], double: bool = False, game: str | None = None,
         os.makedirs(folder, exist_ok=True)
         for (number, index), path in files.items():
             pairing = rounds[number - 1].games[index - 1]
-            seats = [f"1={names[pairing.first]}", f"2={names[pairing.second]}"]
-            session.new_game(game, option_pairs, seats, None, path, force)
+            seats = [(1, names[pairing.first]), (2, names[pairing.second])]
+            new_game(game, options_given, seats, None, path, force)
     return Schedule(names, rounds, files)
 
 

@@ -341,7 +341,7 @@ def _check_written_plies(play: Replay) -> None:
 
 def _check_signed_seats(play: Replay) -> None:
     """SPEC §9: a ply of a seat with a key carries a signature (whether it is that seat's is
-    checked where the signing library is: session.check_signatures)."""
+    checked where the signing library is: keys.check_signatures)."""
     record = play.record
     if not record.keys():
         return

@@ -3,7 +3,7 @@ records").
 
 This is the `sign` extra (`pip install 'referee[sign]'`, the cryptography package); the rest
 of the referee never imports it, so a plain install plays, seals and verifies digests, and
-only signing and checking signatures ask for the extra (session.signing()).
+only signing and checking signatures ask for the extra (keys.signing()).
 
 A signature is Ed25519 over a ply's digest, which chains the header and every ply before it.
 """

@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from referee import archive
-from referee.session import crashed, validate
+from referee.reports import crashed, validate
 
 
 def judge(paths, workers):
@@ -115,17 +115,17 @@ def test_one_crashing_record_does_not_end_validate_in_the_worker_pool(archive_fo
 def test_one_crashing_record_does_not_end_validate_in_process(cli, archive_folder, monkeypatch, failure):
     # The replay fails for one record only, as a fault of the referee would; the other records
     # are judged as ever. MemoryError and RecursionError too: they end that record, not the run.
-    from referee import session
+    from referee import reports
 
     crashing = archive_folder[3]
-    real_replay = session.replay
+    real_replay = reports.replay
 
     def replay(record, *args, **kwargs):
         if record.path == crashing:
             raise failure
         return real_replay(record, *args, **kwargs)
 
-    monkeypatch.setattr(session, "replay", replay)
+    monkeypatch.setattr(reports, "replay", replay)
     monkeypatch.setattr(archive, "PARALLEL_FROM", 10**9)  # every record in this process
     result = cli("validate", *archive_folder)
     assert result.exit_code == 2  # the missing file among them still decides the exit code

@@ -35,7 +35,7 @@ from fuzz_support import (
     replays_of_samples,
     survives,
 )
-from referee import session
+from referee import keys, reports
 from referee.cli import app
 from referee.games import GAMES
 from referee.record import Record, parse_record
@@ -73,7 +73,7 @@ def check_record(data: bytes, name: str) -> None:
     assert play.plies == len(play.record.moves)
     text_diagram(play)
     assert_bounded(svg_diagram(play))
-    json.dumps(session.status(play))
+    json.dumps(reports.status(play))
     if play.plies:
         text_diagram(play, 0)
 
@@ -213,7 +213,7 @@ def test_a_hand_edited_signed_game_never_lets_a_forged_ply_through_SPEC_9(edits)
 
     def check():
         play = replay(parse_record(data, "signed.toml"))
-        session.check_signatures(play)
+        keys.check_signatures(play)
         keys = play.record.keys()
         for ply in seal.needs_signature(play.record, play.entries, play.movers, play.forced_passes()):
             seat, entry = play.movers[ply - 1], play.record.moves[ply - 1]
@@ -250,7 +250,7 @@ def test_a_resealed_edit_of_an_automatic_ply_never_speaks_for_its_seat_SPEC_9(ed
             if number in (2, 4, 6):  # Bo's own plies: his key signs whatever he likes
                 entry.signature = SIGNERS[2].sign(digest)
         play = replay(parse_record(record.to_toml().encode("utf-8"), "resealed.toml"))
-        session.check_signatures(play)
+        keys.check_signatures(play)
         for ply in seal.written_for(play.record, play.entries, play.movers, play.forced_passes()):
             entry = play.record.moves[ply - 1]
             if entry.signature is None:

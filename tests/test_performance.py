@@ -11,6 +11,7 @@ from __future__ import annotations
 import ast
 import functools
 import gc
+import os
 import random
 import subprocess
 import sys
@@ -130,31 +131,27 @@ def test_status_imports_one_game_and_no_drawing_code():
     assert "referee.games.odd" in modules
     other_games = {f"referee.games.{entry.module}" for entry in REGISTRY.values()} - {"referee.games.odd"}
     assert not modules & other_games
-    assert not _drawing(modules)
+    assert not _drawing(modules) and not modules & HEAVY
     # typer 0.29 and later load pydantic for every command; pyproject.toml keeps below it.
     assert "pydantic" not in modules
+
+
+# The libraries of the commands that draw, mail or sign, each loaded where its command starts.
+HEAVY = {"jinja2", "PIL", "resvg_py", "fpdf", "email.message", "email.parser", "cryptography"}
+
+
+def test_move_loads_jinja_and_nothing_of_another_format(tmp_path):
+    game = tmp_path / "game.toml"
+    subprocess.run([sys.executable, "-m", "referee", "new", "odd", "-o", str(game)], check=True, capture_output=True)
+    modules = _modules_after("move", str(game), "b e5")
+    assert "jinja2" in modules and "referee.play" in modules
+    assert not modules & (HEAVY - {"jinja2"}) and "referee.render.review" not in modules
 
 
 def _drawing(modules: set[str]) -> set[str]:
     """The drawing code among `modules`: Jinja and every renderer. (render.header, the words
     around a board, is what `status` prints.)"""
     return {m for m in modules if m == "jinja2" or m.startswith("referee.render.")} - {"referee.render.header"}
-
-
-def test_the_command_runs_with_the_garbage_collector_on(monkeypatch):
-    """The entry point pauses the collector only while it imports (README: Performance): the
-    command itself, e.g. `validate` over a thousand records, must still have its garbage
-    collected."""
-    import referee.__main__ as entry
-    import referee.cli
-
-    seen = []
-    monkeypatch.setattr(referee.cli, "main", lambda: seen.append(gc.isenabled()))
-    try:
-        entry.main()
-    finally:
-        gc.unfreeze()
-    assert seen == [True] and gc.isenabled()
 
 
 def test_other_commands_load_no_club_code():
@@ -167,7 +164,7 @@ def test_other_commands_load_no_club_code():
 def test_validate_imports_no_rendering():
     modules = _modules_after("validate", str(SAMPLES / "hermit-hex" / "hermit-hex-finished-01.toml"))
     assert "referee.games.hermit" in modules
-    assert not _drawing(modules)
+    assert not _drawing(modules) and not modules & HEAVY
 
 
 def test_every_registered_game_answers_to_its_id():
@@ -186,17 +183,7 @@ def test_status_reads_with_the_compiled_reader_and_loads_no_writer():
     assert not modules & {"tomllib", "tomli_w", "referee.turn"}
 
 
-# -- start-up: only the command asked for is built --------------------------------------------
-
-
-def test_a_named_command_is_built_alone_and_anything_else_gets_the_whole_app():
-    from referee import cli
-
-    every = [info.name for info in cli.app.registered_commands]
-    assert [info.name for info in cli._app_for(["move", "game.toml", "b e5"]).registered_commands] == ["move"]
-    for args in ([], ["--help"], ["--version"], ["key", "new"], ["stat"], ["-h", "move"]):
-        assert [info.name for info in cli._app_for(args).registered_commands] == every
-    assert [info.name for info in cli.app.registered_commands] == every  # the app itself untouched
+# -- the command line ---------------------------------------------------------------------
 
 
 @pytest.mark.parametrize("args, shown", [
@@ -205,42 +192,26 @@ def test_a_named_command_is_built_alone_and_anything_else_gets_the_whole_app():
     (["stat", "x.toml"], "Did you mean 'status'?"),
     (["--help"], "standings"),
 ])
-def test_the_command_line_reads_as_before_when_one_command_is_built(args, shown):
+def test_help_and_a_misspelt_command_read_as_typer_writes_them(args, shown):
     done = subprocess.run([sys.executable, "-m", "referee", *args], capture_output=True, text=True)
     assert shown in done.stdout + done.stderr
     assert "Traceback" not in done.stderr
 
 
-# -- templates compiled once --------------------------------------------------------------------
+# -- drawing writes nothing but its output -----------------------------------------------------
 
 
-def _environment(folder: Path):
-    import jinja2
-
+def test_drawing_writes_nothing_into_the_installed_package(tmp_path):
+    """Code kept beside the templates would be run by the next drawing: whoever could write
+    there could make every command run their code. So a drawing leaves the package as it was."""
     from referee.render import templates
 
-    return jinja2.Environment(loader=jinja2.FunctionLoader(templates._load),
-                              bytecode_cache=templates._CompiledTemplates(str(folder), "t-%s.jinja"),
-                              trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+    def kept() -> list[Path]:  # Python's own bytecode of the package aside
+        return sorted(p for p in templates.FOLDER.rglob("*") if p.suffix != ".pyc")
 
-
-def test_a_compiled_template_is_kept_and_a_damaged_one_ignored(tmp_path, monkeypatch):
-    monkeypatch.setattr(sys, "dont_write_bytecode", False)
-    context = {"head": ["Odd"], "rows": ["a b"], "legend": ["X black"]}
-    first = _environment(tmp_path).get_template("diagram.txt.j2").render(**context)
-    kept = list(tmp_path.glob("t-*.jinja"))
-    assert len(kept) == 1
-    assert _environment(tmp_path).get_template("diagram.txt.j2").render(**context) == first
-    kept[0].write_bytes(kept[0].read_bytes()[:40] + b"\x00garbage")
-    assert _environment(tmp_path).get_template("diagram.txt.j2").render(**context) == first
-
-
-def test_no_compiled_template_is_written_where_python_writes_no_bytecode(tmp_path, monkeypatch):
-    monkeypatch.setattr(sys, "dont_write_bytecode", True)
-    _environment(tmp_path).get_template("diagram.txt.j2")
-    assert list(tmp_path.iterdir()) == []
-    read_only = tmp_path / "ro"
-    read_only.mkdir()
-    read_only.chmod(0o555)
-    monkeypatch.setattr(sys, "dont_write_bytecode", False)
-    _environment(read_only / "cache").get_template("diagram.txt.j2")  # no error, nothing kept
+    before = kept()
+    game = tmp_path / "game.toml"
+    player = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}  # as a player runs it
+    for args in (["new", "odd", "-o", str(game)], ["show", str(game)], ["show", str(game), "-o", str(tmp_path / "g.html")]):
+        subprocess.run([sys.executable, "-m", "referee", *args], check=True, capture_output=True, env=player)
+    assert kept() == before

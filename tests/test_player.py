@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from referee import session
+from referee import pictures
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = sorted((ROOT / "sample_games").glob("*/*.toml"))
@@ -23,7 +23,7 @@ HERMETICA = ROOT / "sample_games" / "hermetica" / "hermetica-in-progress.toml"
 
 
 def svg_root(path, ply=None):
-    return ET.fromstring(session.diagram(str(path), ply, "svg"))
+    return ET.fromstring(pictures.diagram(str(path), ply, "svg"))
 
 
 def by_class(root, css):
@@ -162,7 +162,7 @@ def test_the_last_comment_is_shown_in_text_svg_and_mail(cli):
     assert cli("move", record, "b e5", "--comment", comment).exit_code == 0
     line = f"Comment, ply 1 (Ann): “{comment}”"
     assert line in cli("show", record).stdout
-    svg = session.diagram(str(record), None, "svg")
+    svg = pictures.diagram(str(record), None, "svg")
     assert "&lt;b&gt;" in svg and "<b>" not in svg  # escaped
     assert any(text_of(t) == line for t in ET.fromstring(svg).iter(NS + "text"))
     assert cli("mail", record, "-o", "m.eml").exit_code == 0

@@ -16,19 +16,19 @@ from pathlib import Path
 
 import pytest
 
-from referee import session
+from referee import pictures
 
 pypdf = pytest.importorskip("pypdf")
 
 PAGE_PT = {"a4": (595.28, 841.89), "letter": (612.0, 792.0)}
 MM = 72 / 25.4  # PDF units (points) per millimetre
 NS = "{http://www.w3.org/2000/svg}"
-SHEETS = [("odd", []), ("hermit", ["board=hex"]), ("hermit", ["board=square"]), ("harmijan", []),
-          ("hermetica", []), ("hermetica", ["scheme=draft"]), ("odd", ["size=12"])]
+SHEETS = [("odd", {}), ("hermit", {"board": "hex"}), ("hermit", {"board": "square"}), ("harmijan", {}),
+          ("hermetica", {}), ("hermetica", {"scheme": "draft"}), ("odd", {"size": "12"})]
 
 
 def sheet_pdf(game, options, paper):
-    return session.blank_board(game, options, paper, fmt="pdf")
+    return pictures.blank_board(game, options, paper, fmt="pdf")
 
 
 def black_rectangles(data: bytes) -> list[tuple[float, float, float, float]]:
@@ -95,7 +95,7 @@ def test_pdf_board_prints_the_scale_bar_1181_pixels_long_at_300_dpi(tmp_path):
         pytest.skip("poppler's pdftoppm is not installed")
     for paper in ("a4", "letter"):
         pdf = tmp_path / f"{paper}.pdf"
-        pdf.write_bytes(sheet_pdf("odd", [], paper))
+        pdf.write_bytes(sheet_pdf("odd", {}, paper))
         subprocess.run(["pdftoppm", "-r", "300", "-gray", str(pdf), str(tmp_path / paper)], check=True)
         image = next(tmp_path.glob(f"{paper}*.pgm")).read_bytes()
         magic, width, height, _, pixels = image.split(maxsplit=4)
@@ -112,7 +112,7 @@ def test_pdf_board_prints_the_scale_bar_1181_pixels_long_at_300_dpi(tmp_path):
 
 
 def test_pdf_board_is_the_same_bytes_every_time():
-    assert sheet_pdf("hermetica", [], "a4") == sheet_pdf("hermetica", [], "a4")
+    assert sheet_pdf("hermetica", {}, "a4") == sheet_pdf("hermetica", {}, "a4")
 
 
 def test_board_writes_pdf_by_the_name_or_by_format(cli, tmp_path):
@@ -124,7 +124,7 @@ def test_board_writes_pdf_by_the_name_or_by_format(cli, tmp_path):
 
 @pytest.mark.parametrize("paper, words", [("a4", "A4 portrait"), ("letter", "Letter portrait")])
 def test_svg_board_names_the_paper_and_carries_the_scale_bar(paper, words):
-    svg = session.blank_board("odd", [], paper)
+    svg = pictures.blank_board("odd", {}, paper)
     root = ET.fromstring(svg)
     texts = ["".join(t.itertext()) for t in root.iter(NS + "text")]
     assert any(words in t for t in texts)
@@ -135,7 +135,7 @@ def test_svg_board_names_the_paper_and_carries_the_scale_bar(paper, words):
 
 
 def test_blank_hermetica_names_wall_hexes_in_light_ink():
-    root = ET.fromstring(session.blank_board("hermetica", [], "a4"))
+    root = ET.fromstring(pictures.blank_board("hermetica", {}, "a4"))
     names = {"".join(t.itertext()): t.get("fill") for t in root.iter(NS + "text")}
     # dawn's walls (RULINGS): c3 is one; d5 is not.
     assert names["c3"] == "#ffffff"

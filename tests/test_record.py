@@ -483,10 +483,10 @@ def test_written_record_section_order_and_result():
 
 
 def test_now_is_utc_whole_seconds_and_written_with_z(monkeypatch):
-    from referee import session
+    from referee import clock
 
     monkeypatch.delenv("REFEREE_NOW", raising=False)
-    stamp = session.now()
+    stamp = clock.now()
     assert stamp.tzinfo is not None and stamp.utcoffset() == dt.timedelta(0)
     assert stamp.microsecond == 0
     text = Entry("b e5", at=stamp).to_toml()

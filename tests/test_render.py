@@ -23,7 +23,7 @@ from referee.games import GAMES
 from referee.geometry import HexHexGrid, SquareGrid
 from referee.record import Record
 from referee.render.diagram import svg_diagram, text_diagram
-from referee import session
+from referee import pictures
 from referee.replay import start
 
 NS = "{http://www.w3.org/2000/svg}"
@@ -192,7 +192,7 @@ def fill_of(root, elem):
 
 @lru_cache(maxsize=None)
 def paper(game, options_items, size):
-    return session.blank_board(game, [f"{k}={v}" for k, v in options_items], size)
+    return pictures.blank_board(game, {k: str(v) for k, v in options_items}, size)
 
 
 def paper_root(game, options, size):
@@ -542,9 +542,9 @@ def test_render_is_deterministic_in_process():
         b = play(game, options, moves, {1: "Ann", 2: "Bob"})
         assert text_diagram(a).encode() == text_diagram(b).encode()
         assert svg_diagram(a).encode() == svg_diagram(b).encode()
-        pairs = [f"{k}={v}" for k, v in options.items()]
+        given = {k: str(v) for k, v in options.items()}
         for size in PAPERS:
-            assert session.blank_board(game, pairs, size) == session.blank_board(game, pairs, size)
+            assert pictures.blank_board(game, given, size) == pictures.blank_board(game, given, size)
 
 
 def test_render_is_deterministic_across_runs(tmp_path):

@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from referee import session
+from referee import correspondence, diagrams, pictures, reports
 from referee.render.header import result_words
 from referee.render.png import svg_to_png
 from referee.render.review import unpack
@@ -123,7 +123,7 @@ def hostile(tmp_path) -> Path:
 
 
 def page_of(path: Path, ply: int | None = None) -> str:
-    return session.diagram(str(path), ply, "html")
+    return pictures.diagram(str(path), ply, "html")
 
 
 # -- the page without a browser --------------------------------------------------------------
@@ -210,20 +210,20 @@ def test_nothing_in_the_page_names_an_address(path):
 
 
 def test_every_ply_is_in_the_page_with_its_move_time_comment_and_status():
-    play = session.load(str(ODD))
+    play = reports.load(str(ODD))
     text = page_of(ODD)
     page = Page(text)
     assert page.all("html")[0]["data-ply"] == str(play.plies)
     svgs = unpack(page.data)
     assert len(svgs) == play.plies + 1
-    assert svgs == [session.svg_diagram(play, ply) for ply in range(play.plies + 1)]
+    assert svgs == [diagrams.svg_diagram(play, ply) for ply in range(play.plies + 1)]
     assert [a["data-move"] for a in page.all("li", "data-move")] == [str(k) for k in range(play.plies + 1)]
     assert [a["data-panel"] for a in page.all("section", "data-panel")] == [str(k) for k in range(play.plies + 1)]
     shown = [a for a in page.all("section", "data-panel") if "hidden" not in a]
     assert [a["data-panel"] for a in shown] == [str(play.plies)]
     (current,) = page.all("li", "aria-current")
     assert current["data-move"] == str(play.plies)
-    for item in session.history(play)["plies"]:
+    for item in reports.history(play)["plies"]:
         assert f'href="#ply={item["ply"]}"' in text and item["move"] in text
         if item["at"]:
             assert f'datetime="{item["at"]}"' in text
@@ -258,7 +258,7 @@ def test_hermetica_shows_the_actions_of_each_turn_and_crab_every_play_area():
 
 def test_a_record_too_long_to_review_is_refused(cli, monkeypatch, tmp_path):
     shutil.copy(ODD, tmp_path / "game.toml")
-    monkeypatch.setattr(session, "MAX_REVIEW_PLIES", 10)
+    monkeypatch.setattr(pictures, "MAX_REVIEW_PLIES", 10)
     for name in ("x.html", "x.gif"):
         result = cli("show", "game.toml", "-o", name)
         assert result.exit_code == 2 and "at most 10" in result.stderr and not (tmp_path / name).exists()
@@ -268,7 +268,7 @@ def test_a_record_too_long_to_review_is_refused(cli, monkeypatch, tmp_path):
 def test_the_page_of_the_longest_sample_stays_small():
     """A 163-ply Harmijan: each distinct line of the diagrams is stored once (about 0.6 MB where
     the SVGs whole would take 4.6 MB)."""
-    longest = max(SAMPLES.glob("harmijan/*.toml"), key=lambda p: len(session.load(str(p)).record.moves))
+    longest = max(SAMPLES.glob("harmijan/*.toml"), key=lambda p: len(reports.load(str(p)).record.moves))
     assert len(page_of(longest).encode("utf-8")) < 1_000_000
 
 
@@ -290,7 +290,7 @@ def test_the_gif_has_one_frame_per_ply_from_the_start_and_holds_the_last(cli, tm
     assert result.exit_code == 0, result.output
     data = (tmp_path / "game.gif").read_bytes()
     picture = Image.open(io.BytesIO(data))
-    play = session.load(str(ODD))
+    play = reports.load(str(ODD))
     assert picture.format == "GIF" and picture.n_frames == play.plies + 1  # ply 0 … 25
     assert picture.info["loop"] == 0
     durations = []
@@ -301,7 +301,7 @@ def test_the_gif_has_one_frame_per_ply_from_the_start_and_holds_the_last(cli, tm
     # The frames are the pictures of the plies (colours reduced to a palette: nearly equal).
     frames = frames_of(data)
     for ply in (0, 7, play.plies):
-        png = Image.open(io.BytesIO(svg_to_png(session.svg_diagram(play, ply)))).convert("RGBA")
+        png = Image.open(io.BytesIO(svg_to_png(diagrams.svg_diagram(play, ply)))).convert("RGBA")
         expected = Image.new("RGB", frames[ply].size, (255, 255, 255))
         expected.paste(png, (0, 0), png)
         difference = [abs(a - b) for a, b in zip(expected.tobytes(), frames[ply].tobytes())]
@@ -338,11 +338,11 @@ def test_gif_frames_of_different_sizes_are_padded_to_the_largest_and_alike_ones_
 
 @pytest.mark.slow
 def test_a_crab_game_whose_play_areas_grow_animates_at_the_largest_size():
-    play = session.load(str(SAMPLES / "crab" / "crab-coop-2-win.toml"))
-    sizes = {Image.open(io.BytesIO(svg_to_png(session.svg_diagram(play, ply)))).size
+    play = reports.load(str(SAMPLES / "crab" / "crab-coop-2-win.toml"))
+    sizes = {Image.open(io.BytesIO(svg_to_png(diagrams.svg_diagram(play, ply)))).size
              for ply in range(play.plies + 1)}
     assert len(sizes) > 1
-    picture = Image.open(io.BytesIO(session.animation(play)))
+    picture = Image.open(io.BytesIO(pictures.animation(play)))
     assert picture.size == (max(w for w, _ in sizes), max(h for _, h in sizes))
     assert picture.n_frames == play.plies + 1
 
@@ -364,7 +364,7 @@ def test_mail_attach_html_adds_the_review_page_and_receive_still_finds_the_recor
     result = cli("receive", "to-bo.eml", "-o", "copy.toml")
     assert result.exit_code == 0, result.output
     assert (tmp_path / "copy.toml").read_bytes() == (tmp_path / "game.toml").read_bytes()
-    without = email.message_from_bytes(bytes(session.mail("game.toml", None)), policy=email.policy.default)
+    without = email.message_from_bytes(bytes(correspondence.mail("game.toml", None)), policy=email.policy.default)
     assert "game.html" not in {part.get_filename() for part in without.iter_attachments()}
 
 
@@ -525,7 +525,7 @@ def test_the_page_in_a_real_browser_keys_buttons_links_address_and_no_request(br
     drawn; no console error, no request but the page itself; and a hostile record runs nothing."""
     shutil.copy(ODD, tmp_path / "game.toml")
     page = tmp_path / "game.html"
-    page.write_text(session.diagram(str(tmp_path / "game.toml"), None, "html"), encoding="utf-8")
+    page.write_text(pictures.diagram(str(tmp_path / "game.toml"), None, "html"), encoding="utf-8")
     url = page.as_uri()
     ply = lambda: browser.value("document.documentElement.getAttribute('data-ply')")  # noqa: E731
     address = lambda: browser.value("location.hash")  # noqa: E731
@@ -576,7 +576,7 @@ def test_the_page_in_a_real_browser_keys_buttons_links_address_and_no_request(br
 
     # A hostile record: its page runs nothing, and neither would a script that escaping let
     # through (simulated by writing one into the page): the policy blocks it, and says so.
-    (tmp_path / "hostile.html").write_text(session.diagram(str(hostile), None, "html"), encoding="utf-8")
+    (tmp_path / "hostile.html").write_text(pictures.diagram(str(hostile), None, "html"), encoding="utf-8")
     browser.open((tmp_path / "hostile.html").as_uri())
     assert ply() == "2" and browser.value("document.querySelectorAll('script, img').length") == 3
     assert browser.problems() == []

@@ -72,7 +72,7 @@ def event(tmp_path_factory):
     """The double round robin: the folder, and the tally each player's row must show."""
     folder = tmp_path_factory.mktemp("club") / "autumn"
     schedule = club.pairings(list(PLAYERS.values()), double=True, game="odd", folder=str(folder),
-                             option_pairs=["size=3", "min_group=3"])
+                             options_given={"size": "3", "min_group": "3"})
     rng = random.Random(17)
     tally = {who: Counter() for who in PLAYERS}
     files = sorted(schedule.files.values())

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from referee import files, session
+from referee import files, play, reports
 from referee.record import parse_record
 from referee.replay import Replay
 
@@ -86,7 +86,7 @@ def test_comparing_two_copies_builds_their_move_lists_once(monkeypatch, game, cl
     built = []
     original = Replay.entries.fget
     monkeypatch.setattr(Replay, "entries", property(lambda self: built.append(1) or original(self)))
-    mine, theirs = session.load(str(game)), session.load(str(game))
+    mine, theirs = reports.load(str(game)), reports.load(str(game))
     built.clear()
     from referee import seal
 
@@ -262,7 +262,7 @@ def test_a_record_without_a_write_bit_is_refused_even_for_root(cli, game):
 def test_a_move_that_would_make_the_record_unreadable_is_refused(cli, game, monkeypatch):
     """A record at the limit (20,000 plies, 5 MB) would be written and then refused by every
     command: the limit is checked before writing."""
-    monkeypatch.setattr(session, "MAX_RECORD_BYTES", len(game.read_bytes()) + 50)
+    monkeypatch.setattr(play, "MAX_RECORD_BYTES", len(game.read_bytes()) + 50)
     before = game.read_bytes()
     result = cli("move", game, "b a1", "--comment", "x" * 200)
     assert result.exit_code == 2 and "no referee would read it back" in result.stderr

@@ -7,8 +7,6 @@ characters, so a player's name cannot inject terminal escapes or fake lines into
 
 from __future__ import annotations
 
-import os
-import sys
 from functools import cache
 from pathlib import Path
 
@@ -17,51 +15,19 @@ from markupsafe import Markup
 
 from referee.render.header import plain
 
+try:
+    # The package's folder, as installed (a wheel is unpacked, never zipped). Not
+    # importlib.resources: its import costs a command that draws milliseconds of start-up.
+    from referee import templates as _installed
 
-@cache
-def _folder() -> Path:
-    try:
-        # The package's folder, as installed (a wheel is unpacked, never zipped). Not
-        # importlib.resources: its import costs a command that draws milliseconds of start-up.
-        from referee import templates
-
-        return Path(templates.__file__).parent
-    except ImportError:
-        # Run from a source checkout without installing: the templates sit beside the package.
-        return Path(__file__).resolve().parents[2] / "templates"
+    FOLDER = Path(_installed.__file__).parent
+except ImportError:
+    # Run from a source checkout without installing: the templates sit beside the package.
+    FOLDER = Path(__file__).resolve().parents[2] / "templates"
 
 
 def _load(name: str) -> str:
-    return _folder().joinpath(name).read_text(encoding="utf-8")
-
-
-class _CompiledTemplates(jinja2.FileSystemBytecodeCache):
-    """Each template compiled once, kept as Python keeps a module's bytecode: in the
-    `__pycache__` folder beside the templates, and like it written only where that folder can be
-    written and Python writes bytecode at all (not with PYTHONDONTWRITEBYTECODE). Compiling is
-    a third of what a command's first drawing costs (README: Performance). Jinja stores each
-    template's checksum with its code, so an edited template is compiled afresh; a cache file
-    it cannot read is ignored."""
-
-    def load_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        try:
-            super().load_bytecode(bucket)
-        except Exception:  # a damaged file: compile from the source as if it were not there
-            bucket.reset()
-
-    def dump_bytecode(self, bucket: jinja2.bccache.Bucket) -> None:
-        if sys.dont_write_bytecode:
-            return
-        try:
-            os.makedirs(self.directory, exist_ok=True)
-            super().dump_bytecode(bucket)
-        except OSError:
-            pass  # a read-only installation: the next command compiles again
-
-
-def _cache(kind: str) -> jinja2.BytecodeCache:
-    # One file name per environment: each compiles the same source its own way.
-    return _CompiledTemplates(str(_folder() / "__pycache__"), f"referee-{kind}-%s.jinja")
+    return FOLDER.joinpath(name).read_text(encoding="utf-8")
 
 
 def asset(name: str) -> str:
@@ -78,19 +44,18 @@ def _plain_text(value: object) -> object:
 @cache
 def environment(kind: str) -> jinja2.Environment:
     loader = jinja2.FunctionLoader(_load)
-    compiled = _cache(kind)
     if kind == "html":
         return jinja2.Environment(
-            loader=loader, bytecode_cache=compiled, autoescape=True, trim_blocks=True, lstrip_blocks=True,
+            loader=loader, autoescape=True, trim_blocks=True, lstrip_blocks=True,
             finalize=_plain_text, undefined=jinja2.StrictUndefined,
         )
     if kind == "svg":
         return jinja2.Environment(
-            loader=loader, bytecode_cache=compiled, autoescape=True, trim_blocks=True, lstrip_blocks=True,
+            loader=loader, autoescape=True, trim_blocks=True, lstrip_blocks=True,
             finalize=plain, undefined=jinja2.StrictUndefined,
         )
     return jinja2.Environment(
-        loader=loader, bytecode_cache=compiled, autoescape=False, trim_blocks=True, lstrip_blocks=True,
+        loader=loader, autoescape=False, trim_blocks=True, lstrip_blocks=True,
         keep_trailing_newline=True, finalize=plain, undefined=jinja2.StrictUndefined,
     )
 

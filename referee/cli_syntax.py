@@ -1,0 +1,92 @@
+"""The command line's own syntax (SPEC §4, §8): the words of an option taken apart into the
+values the library works with. `--leave FROM..TO` becomes two moments, `-O key=value` a dict
+of strings, `--player SEAT=NAME` and `--key SEAT=…` seats with their text, and an output's
+extension (or --format) the format to write. What the words mean for a game (whether it has
+that option or seat, whether a value fits) the library decides.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+from typing import Callable
+
+from referee import formats
+from referee.clock import bounded
+from referee.errors import UsageError
+from referee.players import seat_number
+from referee.seal import KEY_PREFIX
+
+
+def leave_span(text: str) -> tuple[dt.datetime, dt.datetime]:
+    """`--leave 2026-12-20..2027-01-03`: two dates (00:00 UTC) or date-times."""
+    begin, sep, end = text.partition("..")
+
+    def moment(part: str) -> dt.datetime:
+        part = part.strip()
+        try:
+            value = dt.datetime.fromisoformat(part.replace("z", "Z"))
+        except ValueError:
+            raise UsageError(f"--leave takes FROM..TO, e.g. 2026-12-20..2027-01-03, not {text!r}") from None
+        try:
+            bounded(value, "--leave")
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+        return value.replace(tzinfo=dt.timezone.utc) if value.tzinfo is None else value.astimezone(dt.timezone.utc)
+
+    if not sep:
+        raise UsageError(f"--leave takes FROM..TO, e.g. 2026-12-20..2027-01-03, not {text!r}")
+    return moment(begin), moment(end)
+
+
+def option_values(pairs: list[str] | None) -> dict[str, str]:
+    """`-O key=value` pairs as {key: value}; a key given twice keeps its last value."""
+    given: dict[str, str] = {}
+    for pair in pairs or []:
+        key, sep, value = pair.partition("=")
+        if not sep:
+            raise UsageError(f"-O takes key=value, e.g. -O size=5, not {pair!r}")
+        given[key.strip()] = value
+    return given
+
+
+def player_names(items: list[str] | None) -> list[tuple[int, str]]:
+    """`--player SEAT=NAME` as (seat, name) pairs, in the order given."""
+    return _seat_pairs(items, bool, "--player takes SEAT=NAME, e.g. --player 1=Ann")
+
+
+def player_keys(items: list[str] | None) -> list[tuple[int, str]]:
+    """`--key SEAT=ed25519:…` as (seat, public key) pairs, in the order given."""
+    usage = "--key takes SEAT=ed25519:…, e.g. --key 1=ed25519:AAAA…"
+    return [(seat, key.strip()) for seat, key in _seat_pairs(items, lambda key: key.startswith(KEY_PREFIX), usage)]
+
+
+def _seat_pairs(items: list[str] | None, fits: Callable[[str], bool], usage: str) -> list[tuple[int, str]]:
+    """SEAT=TEXT items as (seat, text) pairs; an item without a seat number, or whose text
+    (without its spaces) does not fit, is exit 2 with the option's usage."""
+    pairs = []
+    for item in items or []:
+        seat_text, sep, text = item.partition("=")
+        seat = seat_number(seat_text)
+        if not sep or seat is None or not fits(text.strip()):
+            raise UsageError(f"{usage}, not {item!r}")
+        pairs.append((seat, text))
+    return pairs
+
+
+def output_format(output: str | None, fmt: str | None, command: str) -> str:
+    """What `command` writes (SPEC §8): --format when given, else the format OUT's extension
+    names, else the command's first format. A --format that contradicts the extension, or a
+    format or extension the command cannot write, is exit 2."""
+    written = formats.written_by(command)
+    suffix = Path(output).suffix.lower() if output else ""
+    named = formats.named_by(suffix) if suffix else None
+    if suffix and named is None and fmt is None:
+        raise UsageError(f"{output}: cannot tell the format from {suffix!r}: name the file "
+                         f"{' or '.join(formats.extension(f) for f in written)}, or give --format")
+    if fmt is not None and named is not None and fmt != named:
+        raise UsageError(f"{output}: --format {fmt} but the name says {named}; make them agree")
+    chosen = fmt or named or written[0]
+    if chosen not in written:
+        raise UsageError(f"this command writes {', '.join(written)}, not {chosen}")
+    return chosen

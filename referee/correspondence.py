@@ -1,0 +1,196 @@
+"""Correspondence by mail (SPEC §4, §6, §8, §9): the message that carries a game to the next
+player, the reminder to a seat whose clock runs, and the receiving of a mailed record, checked
+against my own copy so that nobody alters the past or moves in my name.
+
+Loading this module loads the email package and Jinja (a mail carries the diagram); the command
+line imports it only in `mail`, `remind` and `receive` (cli.py).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+from typing import Any, NamedTuple
+
+from referee import seal
+from referee.choices import seat_named
+from referee.clock import now, short_words, stamp, words
+from referee.errors import RecordError, RefereeError, UsageError
+from referee.files import check_output, locked, read_input, write_atomic
+from referee.keys import check_signatures
+from referee.mail import build_message, record_from_message
+from referee.diagrams import svg_diagram, text_diagram, to_png
+from referee.pictures import review_page
+from referee.players import seats_at
+from referee.record import parse_record
+from referee.replay import CLAIM, Replay, replay
+from referee.reports import load
+
+ATTACHMENTS = ("html",)
+# SPEC §9: how long before the game reached a receiver its clock may have started, unasked.
+START_SLACK = 86_400.0
+
+
+def mail(path: str, to: str | None, output: str | None = None, force: bool = False,
+         attach: list[str] | None = None):
+    """`referee mail`: the message to send, as an EmailMessage (the record read once).
+    `attach` names extra attachments: "html", the review page of the whole game."""
+    for extra in attach or []:
+        if extra not in ATTACHMENTS:
+            raise UsageError(f"--attach takes {', '.join(ATTACHMENTS)}, not {extra!r}")
+    check_output(output, force)
+    data = read_input(path, "record")
+    play = replay(parse_record(data, path))
+    name = Path(path).name
+    body = text_diagram(play) + (
+        "\nThe record is attached. To answer:\n"
+        f"  referee receive THIS-MESSAGE.eml --mine {name}\n"
+        f"  referee move {name} \"<your move>\"\n"
+        f"  referee mail {name} -o reply.eml\n"
+    )
+    page = review_page(play) if "html" in (attach or []) else None
+    if page is not None:
+        body += "The review page of the whole game is attached: open it in a web browser.\n"
+    return _message(play, data, name, body, to, html=page)
+
+
+def remind(path: str, to: str | None = None, output: str | None = None, force: bool = False):
+    """`referee remind`: a reminder to the seat to move of a game with a clock, with its time
+    left and deadline (SPEC §6)."""
+    check_output(output, force)
+    data = read_input(path, "record")
+    play = replay(parse_record(data, path))
+    seat, clock = play.to_move(), play.clock
+    if clock is None:
+        raise UsageError(f"{path}: the game has no clock: there is no time to remind of")
+    if seat is None:
+        raise UsageError(f"{path}: the game is over ({play.result_sentence()}): nobody is to move")
+    moment = now()
+    left = clock.left(seat, moment, True)
+    name = Path(path).name
+    when = stamp(clock.deadline(seat))
+    if left > 0:
+        news = f"Seat {seat}, it is your move in {play.game.name}: {words(left)} left, until {when}."
+    else:
+        news = (f"Seat {seat}, it is your move in {play.game.name}, and your time ran out at {when}: "
+                "your opponent may claim the game (claim time).")
+    body = (news + "\n\n" + text_diagram(play) + "\nTo answer:\n"
+            f"  referee move {name} \"<your move>\"\n  referee mail {name} -o reply.eml\n")
+    title = f"Reminder: {play.game.name}, your move ({short_words(left)} left, until {when})" if left > 0 \
+        else f"Reminder: {play.game.name}, your move (out of time since {when})"
+    return _message(play, data, name, body, to, title=title, seats=[seat])
+
+
+def _message(play: Replay, data: bytes, name: str, body: str, to: str | None, **extra: Any):
+    picture = svg_diagram(play)
+    return build_message(play, record_name=name, record_data=data, body=body, svg=picture,
+                         png=to_png(picture), to=to, now=now(), **extra)
+
+
+class Received(NamedTuple):
+    play: Replay
+    saved_to: str | None  # None when nothing was saved: my copy is ahead
+    first: bool  # the first mail of a game: no copy of ours to compare yet
+    mine: int | None = None  # the plies of my copy, when it was compared
+    warnings: list[str] = []  # stamps that do not fit when the mail was sent
+
+
+def receive(message_file: str, output: str | None, mine: str | None, force: bool,
+            seat: str | None = None, accept_start: bool = False) -> Received:
+    """`referee receive`: take the record out of a message, check it, and, with `mine`, check
+    that it extends my copy and that nobody moved for me (SPEC §9: my seat from `seat`, else
+    from the mail's To; a clock that ran before the game reached me only with `accept_start`);
+    then save it, under the lock of the file written. An older mail, whose record my copy
+    already extends, changes nothing."""
+    target = output or mine
+    if target is None:
+        raise UsageError("say where to save the record: -o FILE, or --mine MY_COPY")
+    if mine is None and (seat is not None or accept_start):
+        raise UsageError("--as and --accept-start say whose copy --mine is: give --mine MY_COPY too")
+    if output and output != mine:
+        check_output(output, force)
+    attached = record_from_message(read_input(message_file, "message"), message_file)
+    name = attached.name
+    label = message_file if name == Path(message_file).name else f"{message_file} ({name})"
+    theirs = replay(parse_record(attached.record, label))
+    check_signatures(theirs)
+    if mine is None:
+        with locked(target):  # written as one with any move on it: no move made meanwhile is lost
+            write_atomic(target, attached.record)
+        return Received(theirs, target, False, warnings=_odd_stamps(theirs, 0, attached.sent))
+    with locked(target):
+        first = not Path(mine).exists()
+        my_copy = None if first else load(mine)
+        if my_copy is not None:
+            if theirs.plies < my_copy.plies and seal.divergence(theirs, my_copy) is None:
+                return Received(theirs, None, False, my_copy.plies)  # an older mail: nothing new
+            problem = seal.divergence(my_copy, theirs)
+            if problem:
+                raise RefereeError(f"{message_file} does not extend {mine}: {problem}")
+        me = _receiver(theirs, seat, attached.to)
+        if me is not None:
+            _check_not_moved_for(theirs, my_copy, me, attached.sent, accept_start, message_file)
+        write_atomic(target, attached.record)
+    known = my_copy.plies if my_copy is not None else 0
+    return Received(theirs, target, first, warnings=_odd_stamps(theirs, known, attached.sent))
+
+
+def _receiver(play: Replay, seat: str | None, to: list[str]) -> int | None:
+    """The receiver's seat (SPEC §9): from --as, else from the mail's To when it names the
+    address of exactly one seat; never guessed from the record. None in games where nobody
+    can move for another (one seat, or partners)."""
+    if len(play.seats) != 2 or play.game.cooperative:
+        return None
+    if seat is not None:
+        return seat_named(play, seat)
+    found = seats_at(play.record.players, to)
+    if len(found) == 1:
+        return found[0]
+    why = "the mail's To is the address of no seat, or of both" if to else "a file, or a mail without To"
+    raise UsageError(f"say which seat is yours: --as SEAT (a seat number, or your name or address "
+                     f"as in [players]); the record does not tell ({why})")
+
+
+def _check_not_moved_for(theirs: Replay, mine: Replay | None, me: int, sent: dt.datetime | None,
+                         accept_start: bool, message_file: str) -> None:
+    """Refuse what was done in my seat's name (SPEC §9): a new ply of mine that I did not make,
+    and, while I had no move of my own yet, a clock that started long before the game reached
+    me (unless I accept it) or a time claim against me."""
+    problem = seal.moved_for(mine, theirs, me)
+    if problem:
+        raise RecordError(problem, file=message_file)
+    exempt = set(seal.written_for(theirs.record, theirs.entries, theirs.movers, theirs.forced_passes()))
+    if any(seat == me and ply not in exempt for ply, seat in enumerate(theirs.movers, 1)):
+        return  # I have moved in this game: its clock is one I have played under
+    clock = theirs.record.clock
+    if clock is None:
+        return
+    if theirs.ended is not None and str(theirs.played[theirs.ended[0] - 1]) == CLAIM:
+        ply = theirs.ended[0]
+        raise RecordError(f"ply {ply} (claim time) claims a win on time against seat {me}, your seat, "
+                          "which had not moved yet: the game never reached you in time to play",
+                          file=message_file)
+    reached = sent or now()
+    if not accept_start and (reached - clock["start"]).total_seconds() > START_SLACK:
+        raise RecordError(
+            f"the clock started {stamp(clock['start'])}, more than a day before this game reached you "
+            f"({stamp(reached)}): it would charge you time you never had; receive it with "
+            "--accept-start if you agreed to that start", file=message_file)
+
+
+def _odd_stamps(play: Replay, known: int, sent: dt.datetime | None) -> list[str]:
+    """Warnings for the plies after `known` stamped in the future, or more than a day before
+    the message's Date header: a clock cannot be cheated by backdating a move unnoticed."""
+    moment, warnings = now(), []
+    for ply, entry in enumerate(play.record.moves[known:], known + 1):
+        if entry.at is None or entry.at.tzinfo is None:
+            continue
+        # Differences, not sums: a Date of year 1 or 9999 must not overflow (SPEC §9).
+        if (entry.at - moment).total_seconds() > 300:
+            warnings.append(f"ply {ply} ({play.entries[ply - 1]}) is stamped {stamp(entry.at)}, in the future")
+        elif sent is not None and (sent - entry.at).total_seconds() > 86_400:
+            warnings.append(f"ply {ply} ({play.entries[ply - 1]}) is stamped {stamp(entry.at)}, more than a "
+                            f"day before the mail was sent ({stamp(sent)}): a backdated move?")
+    return warnings
+
+

@@ -1,0 +1,102 @@
+"""Play: a new game written, and the turn (SPEC §4, §6, §9): under the record's lock, the
+record replayed, the move taken as one transaction on a fork, the new record built once and
+written once. A refused move writes nothing.
+
+Loading this module loads Jinja (`move --svg` draws the new position); the command line imports
+it only in `new` and `move`, which print the board anyway (cli.py).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+from typing import Mapping, NamedTuple
+
+from referee.choices import data_files, game_named, game_options, game_players, seat_named
+from referee.clock import Control, now
+from referee.errors import UsageError
+from referee.files import STDIN, check_output, locked, write_atomic
+from referee.keys import private_key
+from referee.diagrams import svg_diagram
+from referee.record import MAX_PLIES, MAX_RECORD_BYTES, MAX_TEXT_CHARS, Record
+from referee.replay import Replay, start
+from referee.reports import load
+from referee.turn import take_turn
+
+
+def new_game(game_name: str, options_given: Mapping[str, str] | None, names: list[tuple[int, str]] | None,
+             keys: list[tuple[int, str]] | None, output: str, force: bool, clock: str | None = None,
+             leave: float | None = None) -> Replay:
+    """Write a new record: the game, its options (`-O` values), players ((seat, name) and
+    (seat, public key) pairs) and [setup] (the data files' content and a deal, for games that
+    deal), and its [clock] when one is asked for, started now. Returns the empty game."""
+    game = game_named(game_name)
+    options = game_options(game, options_given)
+    players = game_players(game, options, names, keys)
+    clock_table = None
+    if leave is not None and clock is None:
+        raise UsageError("--leave gives the days of leave of a clock: give --clock too")
+    if clock is not None:
+        if game.cooperative or game.seat_count(options) != 2:
+            raise UsageError(f"--clock: clocks are for games of two seats, not {game.name}")
+        try:
+            clock_table = Control.parse(clock, leave or 0.0).table(now())
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+    check_output(output, force)
+    files = data_files(game, options)
+    try:
+        # 63 random bits for games that shuffle (the os module is loaded anyway; secrets is not).
+        setup = game.new_setup(options, files, int.from_bytes(os.urandom(8), "big") >> 1)
+    except ValueError as exc:
+        raise UsageError(str(exc)) from None
+    # SPEC §9: a random identity, sealed in digest 0, so no ply can be carried into another game.
+    record = Record(game.id, options, players, setup, path=str(output), id=os.urandom(16).hex(),
+                    clock=clock_table)
+    write_atomic(output, record.to_toml(), force=True)
+    return start(record)
+
+
+class Turn(NamedTuple):
+    play: Replay
+    notes: list[str]
+
+
+def play_turn(path: str, move: str, *, seat: int | str | None = None, comment: str | None = None,
+              conditions: list[tuple[str, str]] | None = None, key_file: str | None = None,
+              svg: str | None = None, force: bool = False,
+              leave: tuple[dt.datetime, dt.datetime] | None = None, offer_draw: bool = False) -> Turn:
+    """`referee move`: under the record's lock, replay it, take the turn as one transaction,
+    write the picture (when asked) and then the record, once. A refused move writes nothing.
+    `leave` is the span of leave declared with the move."""
+    if comment is not None and len(comment) > MAX_TEXT_CHARS:
+        raise UsageError(f"--comment: at most {MAX_TEXT_CHARS} characters, not {len(comment)}")
+    if path == STDIN:
+        raise UsageError("move needs a record file to write back to, not - (standard input)")
+    check_output(svg, force=True)  # the picture of the game, refreshed at every move
+    check_output(path, force=True)  # a read-only record is refused before any work
+    key = private_key(key_file) if key_file else None
+    with locked(path):
+        play = load(path)
+        mover = seat_named(play, str(seat)) if seat is not None else None
+        done = take_turn(play, move, seat=mover, comment=comment, at=now(),
+                         conditions=conditions or [], key=key, leave=leave, offer_draw=offer_draw)
+        text = done.play.record.to_toml()
+        check_size(text, done.play.plies)
+        # The picture first: if it cannot be written the command fails before the record
+        # changes, so an exit code other than 0 always means the move was not recorded.
+        if svg is not None:
+            write_atomic(svg, svg_diagram(done.play))
+        write_atomic(path, text)
+    return Turn(done.play, done.notes)
+
+
+def check_size(text: str, plies: int) -> None:
+    """No command writes a record it would refuse to read (SPEC §9)."""
+    if plies > MAX_PLIES or len(text.encode("utf-8")) > MAX_RECORD_BYTES:
+        raise UsageError(
+            f"the record would hold {plies} plies in {len(text.encode('utf-8')):,} bytes, past what "
+            f"a record may hold ({MAX_PLIES} plies, {MAX_RECORD_BYTES // 1_000_000} MB): "
+            "no referee would read it back"
+        )
+

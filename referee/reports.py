@@ -1,0 +1,232 @@
+"""What a record says, as plain values for the command line to print (SPEC §4, §8, §9): the
+record read and replayed (`load`), its status, the legal moves, its history, `validate`'s
+verdict on one record or many, and what `verify` finds in its seal and signatures.
+
+Nothing here draws or writes: `status`, `validate` and `verify` start without the drawing
+libraries (README: Performance).
+"""
+
+from __future__ import annotations
+
+import hashlib
+from typing import Any, Iterator, NamedTuple
+
+from referee import seal
+from referee.archive import internal_error, judge_each
+from referee.clock import now, report as clock_report
+from referee.errors import RefereeError
+from referee.files import read_input
+from referee.keys import check_signatures, signature_note
+from referee.record import parse_record, read_record, toml_datetime
+from referee.render.header import header, plain, text_head
+from referee.replay import Replay, replay
+
+
+def load(path: str) -> Replay:
+    """A record file, read and replayed: every rule, the result and the seal checked."""
+    return replay(read_record(path))
+
+
+
+def status(play: Replay) -> dict[str, Any]:
+    """`status --json` (SPEC §4, and §6 for a game with a clock)."""
+    outcome = play.outcome()
+    extra = {"clock": clock_report(play.clock, play.to_move(), now())} if play.clock is not None else {}
+    return {
+        "game": play.game.id,
+        "ply": play.plies,
+        "to_move": play.to_move(),
+        "over": outcome is not None,
+        "winners": list(outcome.winners) if outcome else [],
+        "result": play.result_sentence(),
+        "score": play.game.score(play.state),
+        **play.game.status_extra(play.state),
+        "options": play.options,
+        "players": {str(s): play.record.player_name(s) for s in play.record.players},
+        **extra,
+    }
+
+
+def status_lines(play: Replay) -> list[str]:
+    """`status` in words: the game, its players, the last move, the game's own lines and the
+    result, each safe to print (a name from the record must not forge lines)."""
+    head = header(play, play.plies, play.game.picture(play.state, play.last_move()), now())
+    last = f"Ply {play.plies}" + (f"; last move {play.last_move()} ({head.mover})" if play.plies else "")
+    words = text_head(head._replace(last=last))
+    return [plain(line) for line in (*words.title, *words.players, *words.last, *words.status, *words.result)]
+
+
+def moves(play: Replay, after: str | None) -> dict[str, Any]:
+    """`moves --json`: the seat to move and its legal entries (SPEC §4)."""
+    to_move = play.to_move()
+    listing = play.game.move_listing(play.state, after) if to_move is not None else {"moves": []}
+    return {"to_move": to_move, **listing}
+
+
+
+
+def moves_lines(listing: dict[str, Any]) -> list[str]:
+    """`moves` in words: the seat to move and its moves (or, in a multi-action game, the pattern
+    of a turn), wrapped to a mail's width."""
+    to_move = listing["to_move"]
+    if to_move is None:
+        return ["The game is over: no moves."]
+    moves = listing["moves"]
+    if "pattern" in listing:
+        lines = [f"Seat {to_move} plays: {listing['pattern']}"]
+        # A cooperative round takes one placement per seat: each seat's own choices.
+        for seat, placements in listing.get("placements", {}).items():
+            lines += [f"Seat {seat} can place ({len(placements)}):", _wrap(placements)]
+        return lines
+    return [f"Seat {to_move} has {len(moves)} legal moves:", _wrap(moves)]
+
+
+def _wrap(words: list[str], width: int = 78) -> str:
+    lines, line = [], ""
+    for word in words:
+        if line and len(line) + 2 + len(word) > width:
+            lines.append(line)
+            line = ""
+        line = f"{line}, {word}" if line else word
+    return "\n".join(lines + [line])
+
+
+def history(play: Replay) -> dict[str, Any]:
+    """`history --json` (SPEC §8): every ply with its seat, player, move, time and comment."""
+    plies = []
+    for ply, (entry, seat, move) in enumerate(zip(play.record.moves, play.movers, play.entries), 1):
+        plies.append({
+            "ply": ply, "seat": seat, "player": play.record.player_name(seat), "move": move,
+            "at": toml_datetime(entry.at) if entry.at is not None else None,
+            "comment": entry.comment,
+        })
+    return {"plies": plies}
+
+
+def history_lines(play: Replay) -> list[str]:
+    """`history` in words: one line a ply, its comment on the line below."""
+    lines = []
+    for item in history(play)["plies"]:
+        who = item["player"] or f"seat {item['seat']}"
+        when = item["at"][:16].replace("T", " ") + " UTC" if item["at"] else ""
+        if len(item["move"]) <= 14:
+            lines.append(_fit(plain(f"{item['ply']:>4}. {item['move']:<14} {when:<20} {who}".rstrip())))
+        else:  # a whole Hermetica turn: the move on a line of its own
+            lines.append(_fit(plain(f"{item['ply']:>4}. {item['move']}")))
+            lines.append(_fit(plain(f"{'':>6}{'':<14} {when:<20} {who}".rstrip())))
+        if item["comment"]:
+            lines.append(_fit(plain(f"      “{item['comment']}”")))
+    return lines or ["No moves yet."]
+
+
+def _fit(line: str, width: int = 78) -> str:
+    """A line cut to a mail's width, with an ellipsis where it was cut."""
+    return line if len(line) <= width else line[: width - 1] + "…"
+
+
+class Judgement(NamedTuple):
+    """One record judged: replayed, or the fault that stopped it; the plies the file holds
+    (0 when it could not be read); a note on the signatures (empty, or why they were not
+    checked); the SHA-256 of the file's bytes (None when it could not be read), by which the
+    standings know two identical files."""
+
+    play: Replay | None
+    fault: RefereeError | None
+    plies: int
+    note: str
+    content: str | None = None
+
+
+def judge(path: str) -> Judgement:
+    """Read, replay and check one record (rules, result, seal, signatures where the signing
+    library is installed): what `validate` and `standings` judge by. A fault of the record is
+    returned, never raised; a fault of the referee itself (any other exception) is raised, and
+    archive.judge_each makes it the record's verdict."""
+    plies, content = 0, None
+    try:
+        data = read_input(path, "record")
+        content = hashlib.sha256(data).hexdigest()
+        record = parse_record(data, str(path))
+        plies = len(record.moves)
+        play = replay(record)
+        return Judgement(play, None, plies, signature_note(play), content)
+    except RefereeError as exc:
+        return Judgement(None, exc, plies, "", content)
+
+
+class Verdict(NamedTuple):
+    """One record judged by `validate`: its `validate --json` object, the fault if any, and
+    the result sentence when valid."""
+
+    report: dict[str, Any]
+    fault: RefereeError | None
+    summary: str
+
+
+def validate(path: str) -> Verdict:
+    judged = judge(path)
+    if judged.fault is None:
+        report: dict[str, Any] = {"file": str(path), "valid": True, "plies": judged.plies, "error": None}
+        if judged.play.clock is not None:
+            report["clock"] = clock_report(judged.play.clock, judged.play.to_move(), now())
+        return Verdict(report, None, judged.play.result_sentence() + judged.note)
+    return _invalid(path, judged.fault, judged.plies)
+
+
+def crashed(path: str, exc: Exception) -> Verdict:
+    """`validate`'s verdict on a record whose judging raised what no record should make the
+    referee raise: INVALID, "internal error: …" (SPEC §9, archive.py)."""
+    return _invalid(path, internal_error(path, exc), 0)
+
+
+def _invalid(path: str, exc: RefereeError, plies: int) -> Verdict:
+    report: dict[str, Any] = {"file": str(path), "valid": False, "plies": plies, "error": None}
+    if exc.ply is not None:
+        report["plies"] = exc.ply - 1
+    report["error"] = {"ply": exc.ply, "move": exc.move, "message": exc.reason}
+    if exc.action is not None:
+        report["error"]["action"] = exc.action
+    return Verdict(report, exc, "")
+
+
+def validations(files: list[str]) -> Iterator[Verdict]:
+    """`validate` of each file, in their order; a long list judged on every core (archive.py)."""
+    return judge_each(validate, files, crashed)
+
+
+
+def verify(path: str, against: str | None) -> list[str]:
+    """`referee verify`: what the seal and the signatures say, line by line; raises at the
+    first ply where digests, signatures or the two copies disagree."""
+    play = load(path)  # a bad digest is found here, at its ply
+    record = play.record
+    loose = seal.unsealed(record)
+    lines = [f"{path}: {play.plies} plies, " + (
+        "all sealed" if not loose else f"{len(loose)} unsealed (no digest): plies {_ranges(loose)}"
+    )]
+    if any(e.signature for e in record.moves):
+        check_signatures(play)
+        bare = seal.unsigned(record)
+        lines.append("signatures: all valid" + (f"; unsigned plies {_ranges(bare)}" if bare else ""))
+    else:
+        lines.append("signatures: none")
+    if against is not None:
+        problem = seal.divergence(load(against), play)
+        if problem:
+            raise RefereeError(f"{path} does not extend {against}: {problem}")
+        lines.append(f"{against}: agrees with {path} up to its last ply")
+    return lines
+
+
+
+
+def _ranges(plies: list[int]) -> str:
+    spans, first = [], None
+    for i, ply in enumerate(plies):
+        if first is None:
+            first = ply
+        if i + 1 == len(plies) or plies[i + 1] != ply + 1:
+            spans.append(str(first) if first == ply else f"{first}–{ply}")
+            first = None
+    return ", ".join(spans)
+
