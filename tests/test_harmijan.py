@@ -23,6 +23,8 @@ import pytest
 
 from referee.errors import IllegalMoveError, NotationError
 from referee.games import GAMES
+from referee.games.harmijan import movement
+from referee.games.harmijan.creatures import lifted
 from referee.games.harmijan import (
     BLACK,
     EMPTY,
@@ -228,8 +230,13 @@ def test_the_last_cell_must_touch_exactly_one_creature_too_R_HJ3():
 
 
 def test_enemy_creatures_do_not_count_R_HJ3():
+    # c5 touches the black b4 and the white b5 and d5+d6: two white creatures besides the one
+    # black, and still the move is legal, listed and played.
     state = position(black=["b4", "c4"], white=["b5", "d5", "d6"])
-    turn(state, "c4-c5 c8")  # c5 touches b4 and three white stones
+    assert "c4-c5 c8" in {str(m) for m in GAME.legal_moves(state)}
+    after = turn(state, "c4-c5 c8")
+    assert cells_of(after, BLACK) == {"b4", "c5", "c8"}
+    assert cells_of(after, WHITE) == {"b5", "d5", "d6"}
 
 
 def test_a_bite_removes_the_enemy_stone_and_is_written_with_x_R_HJ3():
@@ -311,8 +318,20 @@ def test_the_vacated_cell_is_empty_for_the_placement_R_HJ4():
 
 
 def dead_moves(state):
-    """Moves the walk allows after which no placement is legal, with some placement cell."""
-    return list(state.dead_slides(state.colour_of(GAME.to_move(state))))
+    """Moves the walk allows after which no placement is legal, each written as a turn that
+    places on the mover's old cell (in line of sight, so the placement is not what is wrong)."""
+    stones, grid, names = state.stones, state.grid, state.grid.names
+    colour = state.colour_of(GAME.to_move(state))
+    dead = []
+    for mover, stone in enumerate(stones):
+        if stone != colour or movement.alone(stones, grid.neighbours, mover):
+            continue
+        labels = lifted(stones, grid, mover)
+        for end, moved in movement.slides(stones, grid.neighbours, labels, mover, grid.rays[mover]):
+            if next(movement.placements(stones, grid.neighbours, labels, mover, moved, grid.rays[end]), None) is None:
+                sep = "-" if stones[end] == EMPTY else "x"
+                dead.append(f"{names[mover]}{sep}{names[end]} {names[mover]}")
+    return dead
 
 
 def test_a_move_after_which_no_placement_is_legal_is_illegal_R_HJ5():
