@@ -5,7 +5,7 @@ creatures, whether a colour can turn, its shape classes) is worked out once and 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, partial
 from types import MappingProxyType
 from typing import Iterator, Mapping
 
@@ -69,6 +69,13 @@ class HarmijanState:
     turn: int = BLACK  # the colour whose turn it is by alternation, before any pass
     history: Counted | None = field(default=None, repr=False)  # the last position counted (R-HJ8)
     repeated: bool = False  # the position now stands for the third time (R-HJ8)
+    # Colour → whether it has a legal turn (R-HJ5), each searched for when first asked. Made
+    # with the position rather than on first use: every position is asked, and a
+    # cached_property's lock would cost more than the CanAct itself.
+    can_turn: CanAct = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "can_turn", CanAct(partial(has_turn, self.stones, self.grid)))
 
     @property
     def phase(self) -> str:
@@ -124,10 +131,6 @@ class HarmijanState:
         label, members = self.creature_labels
         return [cells for cells in members if self.stones[cells[0]] == colour]
 
-    @cached_property
-    def can_turn(self) -> CanAct:
-        """Colour → whether it has a legal turn (R-HJ5)."""
-        return CanAct(lambda colour: has_turn(self.stones, self.grid, colour))
 
     # -- scoring (R-HJ6, R-HJ7) -------------------------------------------------------------
 
