@@ -371,6 +371,20 @@ def test_the_referee_writes_forced_passes_and_refuses_a_chosen_pass_R_HJ5_R_G3()
     assert passes >= 3
 
 
+def test_a_forced_pass_is_told_with_the_turn_that_forces_it_R_G3():
+    for seed in range(20):
+        play = random_game(seed)
+        if "pass" in play.entries:
+            break
+    at = play.entries.index("pass")
+    before = new_play()
+    for entry in play.entries[:at - 1]:
+        before.push(entry)
+    result = take_turn(before, play.entries[at - 1])
+    assert result.play.entries[at] == "pass"
+    assert f"Seat {play.movers[at]} cannot act and passes (R-G3)." in result.notes
+
+
 def test_an_implied_pass_gives_the_same_game_SPEC_5_R_HJ8():
     for seed in range(20):
         play = random_game(seed)
