@@ -16,7 +16,7 @@ from referee import seal
 from referee.clock import Clock, ClockError, now as clock_now, stamp, words
 from referee.data import builtin_data
 from referee.errors import IllegalMoveError, NotationError, RecordError, RefereeError
-from referee.games import GAMES, Game, Move, Outcome
+from referee.games import GAMES, Game, Move, Outcome, Pass
 from referee.record import MAX_MOVE_CHARS, Entry, Record
 
 RESIGN = "resign"
@@ -132,7 +132,7 @@ class Replay:
 
     def forced_pass(self, ply: int) -> bool:
         """Whether ply `ply` is a pass the rules forced (R-G3), not one its seat chose."""
-        return str(self.played[ply - 1]) == "pass" and self.game.must_pass(self.states[ply - 1])
+        return isinstance(self.played[ply - 1], Pass) and self.game.must_pass(self.states[ply - 1])
 
     def forced_passes(self) -> list[bool]:
         return [self.forced_pass(ply) for ply in range(1, self.plies + 1)]
@@ -189,7 +189,7 @@ class Replay:
             # A claim charges the seat that ran out its time up to the claim; it is nobody's move.
             claim = word == CLAIM
             seat = self.game.to_move(state) if claim else mover
-            own = not (claim or word == "pass" and self.game.must_pass(state))
+            own = not (claim or isinstance(move, Pass) and self.game.must_pass(state))
             try:
                 clock = clock.after(seat, at, own=own, leave=leave)
             except ClockError as exc:

@@ -22,7 +22,7 @@ from typing import Any, NamedTuple
 
 from referee import seal
 from referee.errors import IllegalMoveError, RefereeError, UsageError
-from referee.games.base import count
+from referee.games.base import Pass, count
 from referee.record import Entry, Record
 from referee.replay import Replay
 
@@ -56,7 +56,7 @@ def take_turn(
     _play(work, text, at, seat, leave=leave, offer="draw" if offer_draw else None)
     mine = work.entries[before]
     notes = [f"Seat {s} cannot act and passes (R-G3)."
-             for s, move in zip(work.movers[before:], work.entries[before:]) if move == "pass"]
+             for s, move in zip(work.movers[before:], work.played[before:]) if isinstance(move, Pass)]
     owner = play.movers[-1] if play.movers else None  # who left the standing conditions
     standing = play.record.standing_conditions()
     reply = None

@@ -23,6 +23,8 @@ import pytest
 
 from referee.errors import IllegalMoveError, NotationError
 from referee.games import GAMES
+from referee.games.harmijan import movement
+from referee.games.harmijan.creatures import lifted
 from referee.games.harmijan import (
     BLACK,
     EMPTY,
@@ -228,7 +230,8 @@ def test_the_last_cell_must_touch_exactly_one_creature_too_R_HJ3():
 
 
 def test_enemy_creatures_do_not_count_R_HJ3():
-    # c5 touches b4 and three white stones: one black creature, so the move stands.
+    # c5 touches the black b4 and the white b5 and d5+d6: two white creatures besides the one
+    # black, and still the move is legal, listed and played.
     state = position(black=["b4", "c4"], white=["b5", "d5", "d6"])
     assert "c4-c5 c8" in {str(m) for m in GAME.legal_moves(state)}
     after = turn(state, "c4-c5 c8")
@@ -315,8 +318,20 @@ def test_the_vacated_cell_is_empty_for_the_placement_R_HJ4():
 
 
 def dead_moves(state):
-    """Moves the walk allows after which no placement is legal, with some placement cell."""
-    return list(state.dead_slides(state.colour_of(GAME.to_move(state))))
+    """Moves the walk allows after which no placement is legal, each written as a turn that
+    places on the mover's old cell (in line of sight, so the placement is not what is wrong)."""
+    stones, grid, names = state.stones, state.grid, state.grid.names
+    colour = state.colour_of(GAME.to_move(state))
+    dead = []
+    for mover, stone in enumerate(stones):
+        if stone != colour or movement.alone(stones, grid.neighbours, mover):
+            continue
+        labels = lifted(stones, grid, mover)
+        for end, moved in movement.slides(stones, grid.neighbours, labels, mover, grid.rays[mover]):
+            if next(movement.placements(stones, grid.neighbours, labels, mover, moved, grid.rays[end]), None) is None:
+                sep = "-" if stones[end] == EMPTY else "x"
+                dead.append(f"{names[mover]}{sep}{names[end]} {names[mover]}")
+    return dead
 
 
 def test_a_move_after_which_no_placement_is_legal_is_illegal_R_HJ5():
@@ -354,6 +369,20 @@ def test_the_referee_writes_forced_passes_and_refuses_a_chosen_pass_R_HJ5_R_G3()
                 assert "R-G3" in info.value.reason
                 break
     assert passes >= 3
+
+
+def test_a_forced_pass_is_told_with_the_turn_that_forces_it_R_G3():
+    for seed in range(20):
+        play = random_game(seed)
+        if "pass" in play.entries:
+            break
+    at = play.entries.index("pass")
+    before = new_play()
+    for entry in play.entries[:at - 1]:
+        before.push(entry)
+    result = take_turn(before, play.entries[at - 1])
+    assert result.play.entries[at] == "pass"
+    assert f"Seat {play.movers[at]} cannot act and passes (R-G3)." in result.notes
 
 
 def test_an_implied_pass_gives_the_same_game_SPEC_5_R_HJ8():

@@ -619,3 +619,18 @@ def test_text_diagram_spells_out_pushes_and_their_captures_R_HM7():
     text = _text(after)
     assert "1. E c2-c3: pushed c3 against the barrier on c4; captured Moon's Water on c3" in text
     assert "2. E a2-a1: pushed a1 off the board; captured Moon's Fire on a1" in text
+
+
+def test_a_chosen_pass_is_not_told_as_a_forced_one_R_HM2_R_G3():
+    """An empty turn is a Hermetica player's own choice (R-HM2): its mover is not told that a
+    seat 'cannot act and passes', the note for the passes the referee writes (R-G3)."""
+    from pathlib import Path
+
+    from referee.record import read_record
+    from referee.replay import replay
+    from referee.turn import take_turn
+
+    path = Path(__file__).resolve().parent.parent / "sample_games" / "hermetica" / "hermetica-in-progress.toml"
+    result = take_turn(replay(read_record(path)), "pass")
+    assert result.play.entries[-1] == "pass"
+    assert not any("cannot act" in note for note in result.notes)

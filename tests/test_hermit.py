@@ -635,9 +635,9 @@ def test_group_counts_agree_with_a_recount_of_the_board_R_HE5(folder):
 @pytest.mark.parametrize("options", [{"board": "square", "size": 7, "stones": 12},
                                      {"board": "hex", "size": 4, "stones": 8}])
 def test_the_quick_drop_check_agrees_with_the_worded_one_R_HE1_R_HE3(options):
-    """`may_drop` (the replay's quick yes) and `why_not` (the reason a player reads) judge every
-    cell alike, and `can_place` agrees with the list of legal cells, in every position of
-    random games played to the end."""
+    """`broken_rule` (the search's quick check) and `why_not` (the reason a player reads) judge
+    every cell alike, every refusal has its words, and `can_place` and the listing agree with
+    them, in every position of random games played to the end."""
     import random
 
     game = HERMIT
@@ -646,7 +646,8 @@ def test_the_quick_drop_check_agrees_with_the_worded_one_R_HE1_R_HE3(options):
         while True:
             for seat in (1, 2):
                 verdicts = [state.why_not(seat, cell) is None for cell in state.grid]
-                assert [state.may_drop(seat, cell) for cell in state.grid] == verdicts
+                assert [state.broken_rule(seat, cell) is None for cell in state.grid] == verdicts
+                assert state.legal_cells(seat) == [cell for cell in state.grid if verdicts[cell]]
                 assert state.can_place[seat] == any(verdicts)
             if game.to_move(state) is None:
                 break

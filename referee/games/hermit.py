@@ -55,33 +55,42 @@ class HermitState:
                     todo.append(nb)
         return len(seen)
 
-    def why_not(self, seat: int, cell: int) -> str | None:
-        """Why `seat` may not drop on `cell`, or None when it may."""
-        name = self.grid.name(cell)
+    def broken_rule(self, seat: int, cell: int) -> str | None:
+        """The rule a drop of `seat` on `cell` breaks ("occupied", "no stones", "centre" or
+        "size"), or None when it may drop: the one check of a drop. The search asks it as it is
+        (a replay asks it of every empty cell at a pass); `why_not` puts it into words."""
         if self.stones[cell]:
-            return f"{name} is occupied"
+            return "occupied"
         if self.left[seat - 1] == 0:
-            return f"seat {seat} has no stones left (R-HE1)"
+            return "no stones"  # R-HE1
         if self.last_placer is None and cell == self.centre:
-            return f"the first stone may not go on the centre {name} (R-HE2)"
-        size = self.size_after(seat, cell)
-        if size not in ALLOWED_SIZES:
-            return f"{name} would make a group of {size} (R-HE3: groups have 1, 3 or 5 stones)"
+            return "centre"  # R-HE2
+        if self.size_after(seat, cell) not in ALLOWED_SIZES:
+            return "size"  # R-HE3
         return None
 
-    def may_drop(self, seat: int, cell: int) -> bool:
-        """Whether `why_not` finds nothing, without putting it into words."""
-        return (not self.stones[cell] and self.left[seat - 1] > 0
-                and not (self.last_placer is None and cell == self.centre)
-                and self.size_after(seat, cell) in ALLOWED_SIZES)
+    def why_not(self, seat: int, cell: int) -> str | None:
+        """Why `seat` may not drop on `cell`, or None when it may."""
+        broken = self.broken_rule(seat, cell)
+        if broken is None:
+            return None
+        name = self.grid.name(cell)
+        if broken == "occupied":
+            return f"{name} is occupied"
+        if broken == "no stones":
+            return f"seat {seat} has no stones left (R-HE1)"
+        if broken == "centre":
+            return f"the first stone may not go on the centre {name} (R-HE2)"
+        size = self.size_after(seat, cell)  # the rule left: the size of the group (R-HE3)
+        return f"{name} would make a group of {size} (R-HE3: groups have 1, 3 or 5 stones)"
 
     def legal_cells(self, seat: int) -> list[int]:
-        return [c for c in self.grid if self.why_not(seat, c) is None]
+        return [c for c in self.grid if self.broken_rule(seat, c) is None]
 
     @cached_property
     def can_place(self) -> CanAct:
         """Seat → whether it can place anywhere (R-HE1…R-HE4)."""
-        return CanAct(lambda seat: any(self.may_drop(seat, cell) for cell in self.grid))
+        return CanAct(lambda seat: any(self.broken_rule(seat, cell) is None for cell in self.grid))
 
     def group_counts(self, seat: int) -> dict[str, int]:
         mine = [len(cells) for cells in self._groups[1] if self.stones[cells[0]] == seat]

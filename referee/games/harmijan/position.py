@@ -1,11 +1,19 @@
-"""What a Harmijan position is made of besides its stones: its creatures, found as they are
-asked for (R-HJ2, R-HJ3), and the chain of positions counted for repetition (R-HJ8)."""
+"""A Harmijan position: the stones, the phase of the opening (R-HJ1), the colour to move, and
+the chain of positions counted for repetition (R-HJ8); what it is asked again and again (its
+creatures, whether a colour can turn, its shape classes) is worked out once and kept."""
 
 from __future__ import annotations
 
-from typing import Any, Callable, Iterator
+from dataclasses import dataclass, field
+from functools import cached_property, partial
+from types import MappingProxyType
+from typing import Iterator, Mapping
 
-EMPTY = 0
+from referee.games.base import CanAct
+from referee.games.harmijan.creatures import EMPTY
+from referee.games.harmijan.movement import has_turn
+from referee.games.harmijan.scoring import BLACK, WHITE, ShapeClass, shape_classes
+from referee.geometry.hexhex import HexHexGrid
 
 
 class Counted:
@@ -52,75 +60,88 @@ class Counted:
     __hash__ = None  # type: ignore[assignment]  # compared by content, so unhashable (as the old mapping)
 
 
-class once:
-    """A property worked out on first use and then kept in the position, like
-    functools.cached_property without its lock (Python 3.11), which costs more than a ply's
-    whole check here: a replay asks it of every position."""
+@dataclass(frozen=True)
+class HarmijanState:
+    grid: HexHexGrid
+    stones: tuple[int, ...]  # per cell: EMPTY, BLACK or WHITE
+    set_up: bool = False  # seat 1 has made the setup ply
+    black_seat: int | None = None  # None until seat 2 chooses (R-HJ1)
+    turn: int = BLACK  # the colour whose turn it is by alternation, before any pass
+    history: Counted | None = field(default=None, repr=False)  # the last position counted (R-HJ8)
+    repeated: bool = False  # the position now stands for the third time (R-HJ8)
+    # Colour → whether it has a legal turn (R-HJ5), each searched for when first asked. Made
+    # with the position rather than on first use: every position is asked, and a
+    # cached_property's lock would cost more than the CanAct itself.
+    can_turn: CanAct = field(init=False, repr=False, compare=False)
 
-    def __init__(self, work: Callable[[Any], Any]):
-        self.work, self.__doc__ = work, work.__doc__
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "can_turn", CanAct(partial(has_turn, self.stones, self.grid)))
 
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.name = name
+    @property
+    def phase(self) -> str:
+        if not self.set_up:
+            return "setup"
+        return "choice" if self.black_seat is None else "play"
 
-    def __get__(self, state: Any, owner: type | None = None) -> Any:
-        if state is None:
-            return self
-        value = state.__dict__[self.name] = self.work(state)
-        return value
+    def seat_of(self, colour: int) -> int:
+        return self.black_seat if colour == BLACK else 3 - self.black_seat
+
+    def colour_of(self, seat: int) -> int:
+        return BLACK if seat == self.black_seat else WHITE
+
+    def then(self, stones: tuple[int, ...], turn: int, black_seat: int | None = None) -> "HarmijanState":
+        """The position of `stones` with `turn` to move after this one, counted for R-HJ8.
+        (Built directly: dataclasses.replace costs as much as the rest of a ply's bookkeeping.)"""
+        history = Counted(stones, turn, self.history)
+        black_seat = self.black_seat if black_seat is None else black_seat
+        return HarmijanState(self.grid, stones, self.set_up, black_seat, turn, history, history.times >= 3)
+
+    # -- repetition (R-HJ8) ----------------------------------------------------------------
+
+    @property
+    def times_seen(self) -> int:
+        """How many times this position (stones and colour to move) has been counted."""
+        placed = len(self.stones) - self.stones.count(EMPTY)
+        for node in self.history or ():
+            if node.placed < placed:
+                break  # earlier positions have fewer stones still (see Counted)
+            if node.turn == self.turn and node.stones == self.stones:
+                return node.times
+        return 0
+
+    @property
+    def seen(self) -> Mapping[tuple[tuple[int, ...], int], int]:
+        """Every position counted so far → how many times (R-HJ8), built from the history on
+        request: for inspection and tests, not for play."""
+        counts: dict[tuple[tuple[int, ...], int], int] = {}
+        for node in self.history or ():
+            counts.setdefault((node.stones, node.turn), node.times)
+        return MappingProxyType(counts)
+
+    # -- creatures (R-HJ2) and turns (R-HJ5) ------------------------------------------------
+
+    @cached_property
+    def creature_labels(self) -> tuple[list[int], list[list[int]]]:
+        """Each cell's creature id (−1 when empty) and each creature's cells, once per position:
+        for the listing's order and the score; checking one turn needs only the creatures
+        beside it (creatures.lifted)."""
+        return self.grid.component_labels(self.stones)
+
+    def creatures(self, colour: int) -> list[list[int]]:
+        label, members = self.creature_labels
+        return [cells for cells in members if self.stones[cells[0]] == colour]
 
 
-_AROUND = (0, 4, 2, 1, 5, 3)  # HexHexGrid.directions in turn around a cell
-# Rings of six neighbours (bit k: the k-th of _AROUND) whose set cells form at most one arc.
-_ONE_ARC = tuple(sum(1 for k in range(6) if ring >> k & 1 and not ring >> (k - 1) % 6 & 1) <= 1
-                 for ring in range(64))
+    # -- scoring (R-HJ6, R-HJ7) -------------------------------------------------------------
 
+    def classes(self, colour: int) -> list[ShapeClass]:
+        """The colour's shape classes in the order compared (R-HJ7). Worked out once a
+        position: the end is asked for again and again (the result, the status, the picture),
+        and every creature's shape costs a dozen images."""
+        if colour not in self._classes:
+            self._classes[colour] = shape_classes(self.grid.coords, self.creatures(colour))
+        return list(self._classes[colour])
 
-class Creatures(dict):
-    """Stone → its creature (R-HJ2), named by one of its cells. Each creature is found when a
-    stone of it is first looked up: a turn is checked by looking at the few creatures beside its
-    path and its placement, and labelling the whole board for that would cost more than the
-    check.
-
-    With a stone `lifted` off the board (R-HJ3), it belongs to no creature and joins none. Only
-    its own creature can fall apart, so a search that lifts one stone after another takes the
-    other creatures from `whole`, the creatures of the board as it stands.
-    """
-
-    __slots__ = ("stones", "neighbours", "whole", "own")
-
-    def __init__(self, stones: tuple[int, ...], neighbours: tuple[tuple[int, ...], ...],
-                 lifted: int | None = None, whole: "Creatures | None" = None):
-        self.stones, self.neighbours, self.whole = stones, neighbours, whole
-        if lifted is not None:
-            self[lifted] = -1
-            if whole is not None:
-                self.own = whole[lifted]
-
-    def __missing__(self, cell: int) -> int:
-        if self.whole is not None:
-            known = self.whole[cell]
-            if known != self.own:
-                self[cell] = known
-                return known
-        stones, neighbours, colour = self.stones, self.neighbours, self.stones[cell]
-        self[cell] = cell
-        stack = [cell]
-        while stack:
-            for nb in neighbours[stack.pop()]:
-                if nb not in self and stones[nb] == colour:
-                    self[nb] = cell
-                    stack.append(nb)
-        return cell
-
-
-def stays_joined(stones: tuple[int, ...], mover: int, rays: tuple[tuple[int, ...], ...]) -> bool:
-    """Whether the stones of the mover's colour around it stay joined when it is lifted (R-HJ3):
-    so they do when they make one unbroken arc around it, or none, or the whole ring (enough,
-    not needed: they may also be joined further away). `rays`: the mover's, on a hex-hex board."""
-    colour, ring = stones[mover], 0
-    for bit, k in enumerate(_AROUND):
-        ray = rays[k]
-        if ray and stones[ray[0]] == colour:
-            ring |= 1 << bit
-    return _ONE_ARC[ring]
+    @cached_property
+    def _classes(self) -> dict[int, list[ShapeClass]]:
+        return {}

@@ -63,6 +63,20 @@ class ShapeClass:
         return f"{self.worth} ({self.count}×{self.size})"
 
 
+def shape_classes(coords: "list[tuple[int, int]] | tuple[tuple[int, int], ...]",
+                  creatures: list[list[int]]) -> list[ShapeClass]:
+    """The shape classes of one colour's `creatures` (their cells; `coords`: each cell's axial
+    coordinates) in the order compared: largest size first, then higher worth (R-HJ7)."""
+    by_form: dict[tuple, list[tuple[int, ...]]] = {}
+    for cells in creatures:
+        form = shape_form([coords[c] for c in cells])
+        by_form.setdefault(form, []).append(tuple(cells))
+    classes = [ShapeClass(len(form), len(group), tuple(group)) for form, group in by_form.items()]
+    # Equal size and worth: the class holding the first cell in board order first, so the
+    # order (and the diagram's numbering) never depends on anything but the position.
+    return sorted(classes, key=lambda k: (-k.size, -k.worth, k.creatures[0][0]))
+
+
 # -- the position ------------------------------------------------------------------------------
 
 
@@ -96,3 +110,4 @@ def ties(worths: list[int]) -> str:
 
 def ordinal(n: int) -> str:
     return {1: "1st", 2: "2nd", 3: "3rd"}.get(n, f"{n}th")
+
