@@ -214,10 +214,10 @@ def test_a_hand_edited_signed_game_never_lets_a_forged_ply_through_SPEC_9(edits)
     def check():
         play = replay(parse_record(data, "signed.toml"))
         keys.check_signatures(play)
-        keys = play.record.keys()
+        public = play.record.keys()
         for ply in seal.needs_signature(play.record, play.entries, play.movers, play.forced_passes()):
             seat, entry = play.movers[ply - 1], play.record.moves[ply - 1]
-            assert entry.signature and signing.signature_valid(keys[seat], play.digests[ply - 1], entry.signature)
+            assert entry.signature and signing.signature_valid(public[seat], play.digests[ply - 1], entry.signature)
 
     survives(check)
 

@@ -23,7 +23,8 @@ import datetime as dt
 import random
 
 from referee.errors import IllegalMoveError
-from referee.games.harmijan import HarmijanState
+from referee.games.harmijan import EMPTY, HarmijanState, movement
+from referee.games.harmijan.creatures import lifted
 from referee.record import Record
 from referee.replay import Replay, start
 from referee.turn import take_turn
@@ -71,7 +72,29 @@ def _dead_slide(play: Replay, state: HarmijanState) -> str | None:
     """A move of the colour to move that the walk allows but after which no placement is legal
     (R-HJ5), written with its first in-line placement cell, or None."""
     colour = state.colour_of(play.game.to_move(state))
-    return next(state.dead_slides(colour), None)
+    stones, grid, names = state.stones, state.grid, state.grid.names
+    for cells in state.creatures(colour):
+        for mover in cells:
+            if movement.alone(stones, grid.neighbours, mover):
+                continue  # R-HJ2: a stone alone does not move
+            labels = lifted(stones, grid, mover)
+            for end, moved in movement.slides(stones, grid.neighbours, labels, mover, grid.rays[mover]):
+                if next(movement.placements(stones, grid.neighbours, labels, mover, moved, grid.rays[end]), None) is None:
+                    first = _first_in_sight(stones, mover, grid.rays[end])
+                    if first is not None:
+                        sep = "-" if stones[end] == EMPTY else "x"
+                        return f"{names[mover]}{sep}{names[end]} {names[first]}"
+    return None
+
+
+def _first_in_sight(stones: tuple[int, ...], mover: int, sights) -> int | None:
+    """The first empty cell in a line of sight from the moved stone (its old cell is empty)."""
+    for ray in sights:
+        for cell in ray:
+            if cell != mover and stones[cell] != EMPTY:
+                break
+            return cell
+    return None
 
 
 def _handwritten() -> str:
