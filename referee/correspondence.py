@@ -156,10 +156,11 @@ def _check_not_moved_for(theirs: Replay, mine: Replay | None, me: int, sent: dt.
     """Refuse what was done in my seat's name (SPEC §9): a new ply of mine that I did not make,
     and, while I had no move of my own yet, a clock that started long before the game reached
     me (unless I accept it) or a time claim against me."""
-    problem = seal.moved_for(mine, theirs, me)
+    written = theirs.written_for()
+    problem = seal.moved_for(mine, theirs, me, written)
     if problem:
         raise RecordError(problem, file=message_file)
-    exempt = set(seal.written_for(theirs.record, theirs.entries, theirs.movers, theirs.forced_passes()))
+    exempt = set(written)
     if any(seat == me and ply not in exempt for ply, seat in enumerate(theirs.movers, 1)):
         return  # I have moved in this game: its clock is one I have played under
     clock = theirs.record.clock

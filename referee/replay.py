@@ -137,6 +137,10 @@ class Replay:
     def forced_passes(self) -> list[bool]:
         return [self.forced_pass(ply) for ply in range(1, self.plies + 1)]
 
+    def written_for(self) -> list[int]:
+        """The plies the other side's referee wrote for their seat (seal.written_for)."""
+        return seal.written_for(self.record, self.entries, self.movers, self.forced_passes())
+
     def last_move(self, ply: int | None = None) -> Move | None:
         ply = self.plies if ply is None else ply
         return self.played[ply - 1] if ply else None
@@ -308,19 +312,20 @@ def replay(record: Record, now: dt.datetime | None = None) -> Replay:
     _check_result(play)
     sealed = any(entry.digest is not None for entry in record.moves)
     play.digests = seal.check(record, play.entries) if sealed else None
-    _check_written_plies(play)
-    _check_signed_seats(play)
+    written = play.written_for()
+    _check_written_plies(play, written)
+    _check_signed_seats(play, written)
     return play
 
 
-def _check_written_plies(play: Replay) -> None:
+def _check_written_plies(play: Replay, written: list[int]) -> None:
     """SPEC §9: a ply the other side's referee wrote for a seat (a forced pass, a reply from the
     seat's own sealed conditional moves) carries the move and the stamp of the ply that caused
     it, nothing more, unless the seat signed it: the writer may not offer a draw, take leave,
     comment, set conditions or spend time in that seat's name."""
     record = play.record
     keys = record.keys()
-    for ply in seal.written_for(record, play.entries, play.movers, play.forced_passes()):
+    for ply in written:
         entry, seat = record.moves[ply - 1], play.movers[ply - 1]
         if seat in keys and entry.signature is not None:
             continue  # the seat's own word (its signature is checked with the others)
@@ -339,13 +344,13 @@ def _check_written_plies(play: Replay) -> None:
             )
 
 
-def _check_signed_seats(play: Replay) -> None:
+def _check_signed_seats(play: Replay, written: list[int]) -> None:
     """SPEC §9: a ply of a seat with a key carries a signature (whether it is that seat's is
     checked where the signing library is: keys.check_signatures)."""
     record = play.record
     if not record.keys():
         return
-    for ply in seal.needs_signature(record, play.entries, play.movers, play.forced_passes()):
+    for ply in seal.needs_signature(record, play.movers, written):
         entry = record.moves[ply - 1]
         if entry.signature is None:
             seat = play.movers[ply - 1]

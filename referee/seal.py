@@ -137,13 +137,11 @@ def written_for(record: Record, moves: list[str], movers: list[int], forced: lis
     return plies
 
 
-def needs_signature(record: Record, moves: list[str], movers: list[int], forced: list[bool]) -> list[int]:
+def needs_signature(record: Record, movers: list[int], written: list[int]) -> list[int]:
     """The plies that must carry their mover's signature (SPEC §9): every ply of a seat with a
-    key in [players], except those written for it (`written_for`)."""
+    key in [players], except those written for it (`written`, as `written_for` gives them)."""
     keys = record.keys()
-    if not keys:
-        return []
-    exempt = set(written_for(record, moves, movers, forced))
+    exempt = set(written)
     return [ply for ply, seat in enumerate(movers, 1) if seat in keys and ply not in exempt]
 
 
@@ -177,13 +175,13 @@ def divergence(mine, theirs) -> str | None:
     return None
 
 
-def moved_for(mine, theirs, seat: int) -> str | None:
+def moved_for(mine, theirs, seat: int, written: list[int]) -> str | None:
     """SPEC §9, whose copy it is: the first new ply of `theirs` (beyond `mine`, a replay of the
     receiver's copy, or None when the receiver has none yet) made for `seat`, the receiver's,
-    by someone else: any ply of that seat but those written for it (`written_for`). None when
-    there is none."""
+    by someone else: any ply of that seat but those written for it (`written`, of `theirs`).
+    None when there is none."""
     known = mine.plies if mine is not None else 0
-    exempt = set(written_for(theirs.record, theirs.entries, theirs.movers, theirs.forced_passes()))
+    exempt = set(written)
     for ply in range(known + 1, theirs.plies + 1):
         if theirs.movers[ply - 1] == seat and ply not in exempt:
             said = theirs.record.moves[ply - 1].declarations()

@@ -161,7 +161,7 @@ def _seal(work: Replay, *, first: int, key: Any) -> None:
             raise UsageError(f"that key is not seat {seat}'s key in [players]")
     if not keys:
         return
-    for ply in seal.needs_signature(record, work.entries, work.movers, work.forced_passes()):
+    for ply in seal.needs_signature(record, work.movers, work.written_for()):
         if ply <= first:
             continue  # an earlier ply: its signature came with it (and the replay checked it)
         seat = work.movers[ply - 1]
