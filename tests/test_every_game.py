@@ -124,23 +124,25 @@ class Table:
         assert f"{mine.plies} plies, all sealed" in self.run("verify", self.file).output
 
 
+def play_and_check(tmp_path, game_id, options, seed: str, plies: int) -> None:
+    """Play up to `plies` random plies of the game through the command line, then check it."""
+    table = Table(tmp_path, game_id, options, random.Random(seed))
+    while table.play.plies < plies and not table.over():
+        table.move()
+    table.check()
+
+
 @pytest.mark.parametrize("game_id, options", OPTION_SETS)
 def test_a_few_plies_in_the_referee_agrees_with_itself(game_id, options, tmp_path, at):
     at("2026-12-01T12:00:00Z")
-    table = Table(tmp_path, game_id, options, random.Random(f"{game_id}/{options}"))
-    while table.play.plies < PLIES_IN and not table.over():
-        table.move()
-    table.check()
+    play_and_check(tmp_path, game_id, options, f"{game_id}/{options}", PLIES_IN)
 
 
 @pytest.mark.slow
 @pytest.mark.parametrize("game_id, options", OPTION_SETS)
 def test_a_whole_random_game_the_referee_agrees_with_itself(game_id, options, tmp_path, at):
     at("2026-12-01T12:00:00Z")
-    table = Table(tmp_path, game_id, options, random.Random(f"{game_id}/{options}/whole"))
-    while table.play.plies < PLY_CAP and not table.over():
-        table.move()
-    table.check()
+    play_and_check(tmp_path, game_id, options, f"{game_id}/{options}/whole", PLY_CAP)
 
 
 def test_every_registered_game_has_samples():

@@ -215,7 +215,7 @@ def test_a_hand_edited_signed_game_never_lets_a_forged_ply_through_SPEC_9(edits)
         play = replay(parse_record(data, "signed.toml"))
         keys.check_signatures(play)
         public = play.record.keys()
-        for ply in seal.needs_signature(play.record, play.entries, play.movers, play.forced_passes()):
+        for ply in seal.needs_signature(play.record, play.movers, play.written_for()):
             seat, entry = play.movers[ply - 1], play.record.moves[ply - 1]
             assert entry.signature and signing.signature_valid(public[seat], play.digests[ply - 1], entry.signature)
 
@@ -251,7 +251,7 @@ def test_a_resealed_edit_of_an_automatic_ply_never_speaks_for_its_seat_SPEC_9(ed
                 entry.signature = SIGNERS[2].sign(digest)
         play = replay(parse_record(record.to_toml().encode("utf-8"), "resealed.toml"))
         keys.check_signatures(play)
-        for ply in seal.written_for(play.record, play.entries, play.movers, play.forced_passes()):
+        for ply in play.written_for():
             entry = play.record.moves[ply - 1]
             if entry.signature is None:
                 assert entry.comment is None and entry.offer is None and entry.leave is None

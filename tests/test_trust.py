@@ -133,17 +133,22 @@ def test_two_moves_at_once_both_land_SPEC_9(tmp_path):
         assert codes == [0, 0] and sorted(moves) == ["b a1", "w c3"], (pair, codes, moves)
 
 
+def _try_to_lock(path: Path) -> str:
+    """What another process says when it tries to take the lock of `path` for 0.2 s."""
+    done = subprocess.run(
+        [sys.executable, "-c", "import referee.files as f, sys\nf.LOCK_WAIT = 0.2\n"
+         "try:\n    f.locked(sys.argv[1]).__enter__()\nexcept Exception as e:\n    print(e)",
+         str(path)], capture_output=True, text=True, timeout=30,
+    )
+    return done.stdout
+
+
 def test_a_second_writer_waits_for_the_lock(tmp_path, monkeypatch):
     record = tmp_path / "game.toml"
     record.write_text('format = 1\ngame = "odd"\n')
     monkeypatch.setattr(files, "LOCK_WAIT", 0.2)
     with files.locked(record):
-        holder = subprocess.run(
-            [sys.executable, "-c", "import referee.files as f, sys\nf.LOCK_WAIT = 0.2\n"
-             "try:\n    f.locked(sys.argv[1]).__enter__()\nexcept Exception as e:\n    print(e)",
-             str(record)], capture_output=True, text=True, timeout=30,
-        )
-    assert "another referee command is still writing it" in holder.stdout
+        assert "another referee command is still writing it" in _try_to_lock(record)
 
 
 def test_move_through_symlink_and_real_path_at_once_loses_no_move(tmp_path):
@@ -170,12 +175,7 @@ def test_a_record_and_a_link_to_it_share_one_lock(tmp_path):
     link = tmp_path / "elsewhere" / "mine.toml"
     link.symlink_to(record)
     with files.locked(record):
-        waiter = subprocess.run(
-            [sys.executable, "-c", "import referee.files as f, sys\nf.LOCK_WAIT = 0.2\n"
-             "try:\n    f.locked(sys.argv[1]).__enter__()\nexcept Exception as e:\n    print(e)",
-             str(link)], capture_output=True, text=True, timeout=30,
-        )
-    assert "another referee command is still writing it" in waiter.stdout
+        assert "another referee command is still writing it" in _try_to_lock(link)
     assert sorted(os.listdir(tmp_path / "elsewhere")) == ["mine.toml"]  # no lock beside the link
 
 
