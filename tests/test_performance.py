@@ -206,8 +206,9 @@ def test_drawing_writes_nothing_into_the_installed_package(tmp_path):
     there could make every command run their code. So a drawing leaves the package as it was."""
     from referee.render import templates
 
-    def kept() -> list[Path]:  # Python's own bytecode of the package aside
-        return sorted(p for p in templates.FOLDER.rglob("*") if p.suffix != ".pyc")
+    def kept() -> list[Path]:  # Python's own bytecode of the package (and its folder) aside
+        return sorted(p for p in templates.FOLDER.rglob("*")
+                      if p.suffix != ".pyc" and p.name != "__pycache__")
 
     before = kept()
     game = tmp_path / "game.toml"
