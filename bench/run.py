@@ -255,8 +255,6 @@ def toml_forms(runs: int) -> dict[str, float]:
 
 
 def listings(runs: int) -> list[dict[str, Any]]:
-    from referee.games.hermetica import turn_start
-
     rows = []
     harmijan = random_play("harmijan", {"size": 7}, 3)
     game = harmijan.game
@@ -277,8 +275,8 @@ def listings(runs: int) -> list[dict[str, Any]]:
     state = current.state
     rows.append({
         "position": f"hermetica mid-game: hermetica-in-progress.toml, ply {current.plies}",
-        "moves": len(hermetica.next_actions(state, turn_start(state))),
-        "ms": 1000 * median_time(lambda: hermetica.next_actions(state, turn_start(state)), runs),
+        "moves": len(hermetica.legal_actions(hermetica.begin_turn(state))),
+        "ms": 1000 * median_time(lambda: hermetica.legal_actions(hermetica.begin_turn(state)), runs),
         "target_ms": 20,
     })
     # Every position of every sample game, each the faster of two runs (one busy moment on the
@@ -288,13 +286,13 @@ def listings(runs: int) -> list[dict[str, Any]]:
         play = replay(parse_record(path.read_bytes()))
         for ply, state in enumerate(play.states):
             if state.phase == "turns" and state.winner is None:
-                took = fastest(lambda: hermetica.next_actions(state, turn_start(state)), 2)
+                took = fastest(lambda: hermetica.legal_actions(hermetica.begin_turn(state)), 2)
                 worst = max(worst, (took, f"{path.name}, ply {ply}", state), key=lambda w: w[0])
     _, where, state = worst
     rows.append({
         "position": f"hermetica, the slowest of all sample positions: {where}",
-        "moves": len(hermetica.next_actions(state, turn_start(state))),
-        "ms": 1000 * median_time(lambda: hermetica.next_actions(state, turn_start(state)), runs),
+        "moves": len(hermetica.legal_actions(hermetica.begin_turn(state))),
+        "ms": 1000 * median_time(lambda: hermetica.legal_actions(hermetica.begin_turn(state)), runs),
     })
     return rows
 

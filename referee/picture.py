@@ -30,6 +30,8 @@ class Picture:
     words about the picture, shown under the last move (what it did, how the end was scored).
     """
 
+    style = "grid"  # the board style, which names the drawer (render/diagram.py)
+
     def __init__(
         self,
         grid: Grid,

@@ -14,7 +14,8 @@ import pytest
 
 from referee.errors import IllegalMoveError, NotationError, RecordError
 from referee.games import GAMES
-from referee.games.crab import CrabState, check_deal, parse_deck
+from referee.games.crab.deck import check_deal, parse_deck
+from referee.games.crab.position import CrabState
 from referee.record import Entry, Record, parse_record
 from referee.render.diagram import svg_diagram, text_diagram
 from referee.replay import replay, start

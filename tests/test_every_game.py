@@ -210,3 +210,57 @@ def test_random_legal_games_end_and_round_trip_through_the_record(game_options, 
     assert again.entries == play.entries
     assert again.outcome() == outcome
     assert again.game.score(again.state) == game.score(play.state)
+
+
+# -- the hooks a search calls ------------------------------------------------------------------
+
+
+def search_walk(game_id: str, options: dict[str, Any], seed: str, plies: int) -> int:
+    """Walk a random game through the hooks a search calls (base.Game, section 4) and check at
+    every position that they agree with the referee's own `parse` and `apply`; returns the
+    plies walked."""
+    game = GAMES[game_id]
+    with tempfile.TemporaryDirectory() as folder:
+        rng = random.Random(seed)
+        state = Table(Path(folder), game_id, options, rng).play.state
+    seats = game.seat_count(game.resolve_options(options))
+    for ply in range(plies):
+        outcome = game.outcome(state)
+        if outcome is not None:
+            assert game.to_move(state) is None
+            values = game.returns(state)
+            assert len(values) == seats and all(0 <= v <= 1 for v in values)
+            assert [seat for seat in range(1, seats + 1) if values[seat - 1] == 1] == sorted(outcome.winners)
+            return ply
+        assert game.to_move(state) is not None  # SPEC §4: the seat to move can act
+        # A random turn, action by action: every action offered is legal, and the turn ends
+        # where the hooks say it may.
+        turn = game.begin_turn(state)
+        while actions := game.legal_actions(turn):
+            if game.turn_may_end(turn) and rng.random() < 0.2:
+                break
+            turn = game.act(turn, rng.choice(actions))
+        assert game.turn_may_end(turn), "no action left, yet the turn may not end"
+        move, after = game.end_turn(turn)
+        # The whole move, written and read back as a record entry, makes the same position.
+        again = game.parse(state, str(move))
+        assert again == move and str(again) == str(move)
+        assert game.apply(state, again) == after
+        state = after
+        if game.must_pass(state):  # a pass the rules force is implied by the next move
+            state = game.apply(state, game.parse(state, "pass"))
+    return plies
+
+
+@pytest.mark.parametrize("game_id, options", OPTION_SETS)
+def test_a_search_walks_every_game_by_the_referees_own_rules(game_id, options):
+    for seed in range(3):
+        search_walk(game_id, options, f"{game_id}/{options}/search/{seed}", 12)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("game_id, options", OPTION_SETS)
+def test_a_search_walks_whole_games_by_the_referees_own_rules(game_id, options):
+    walked = [search_walk(game_id, options, f"{game_id}/{options}/search-whole/{seed}", PLY_CAP)
+              for seed in range(3)]
+    assert all(plies < PLY_CAP for plies in walked), "a random game of this game never ends"

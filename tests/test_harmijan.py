@@ -24,17 +24,9 @@ import pytest
 from referee.errors import IllegalMoveError, NotationError
 from referee.games import GAMES
 from referee.games.harmijan import movement
-from referee.games.harmijan.creatures import lifted
-from referee.games.harmijan import (
-    BLACK,
-    EMPTY,
-    WHITE,
-    HarmijanState,
-    ShapeClass,
-    compare,
-    symmetries,
-    shape_form,
-)
+from referee.games.harmijan.creatures import EMPTY, lifted
+from referee.games.harmijan.position import HarmijanState
+from referee.games.harmijan.scoring import BLACK, WHITE, ShapeClass, compare, shape_form, symmetries
 from referee.record import Record, parse_record, read_record
 from referee.render.diagram import svg_diagram, text_diagram
 from referee.replay import replay, start

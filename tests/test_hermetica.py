@@ -11,7 +11,7 @@ import pytest
 
 from referee.errors import IllegalMoveError, NotationError, RefereeError
 from referee.games import GAMES
-from referee.games.hermetica import COPIES, ELEMENTS, HermeticaState, Unit
+from referee.games.hermetica.position import COPIES, ELEMENTS, HermeticaState, Unit
 from referee.record import Record
 from referee.render import hermetica as drawer
 from referee.render.header import Header

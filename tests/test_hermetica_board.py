@@ -8,7 +8,7 @@ import copy
 import pytest
 
 from referee.data import builtin_data
-from referee.games.hermetica import MOON, SUN, board_from_data
+from referee.games.hermetica.board import MOON, SUN, board_from_data
 from referee.geometry.columns import BORDER, DIRECTIONS, OFF_BOARD, ColumnHexGrid
 
 STANDARD = builtin_data("hermetica-board", "standard")

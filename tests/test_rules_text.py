@@ -178,7 +178,7 @@ def test_the_texts_ship_in_an_installed_package(tmp_path):
     pyproject.toml's package-data must name."""
     source = tmp_path / "source"
     source.mkdir()
-    for name in ("pyproject.toml", "README.md"):
+    for name in ("pyproject.toml", "setup.py", "README.md"):
         shutil.copy(CHECKOUT / name, source / name)
     for name in ("referee", "templates"):
         shutil.copytree(CHECKOUT / name, source / name, ignore=shutil.ignore_patterns("__pycache__"))

@@ -33,7 +33,8 @@ if str(ROOT) not in sys.path:
 
 from referee.data import builtin_data  # noqa: E402
 from referee.games import GAMES  # noqa: E402
-from referee.games.crab import Round, put, recreations  # noqa: E402
+from referee.games.crab.moves import Round  # noqa: E402
+from referee.games.crab.rules import put, recreations  # noqa: E402
 from referee.record import Record  # noqa: E402
 from referee.replay import start  # noqa: E402
 from referee.turn import take_turn  # noqa: E402

@@ -23,8 +23,9 @@ import datetime as dt
 import random
 
 from referee.errors import IllegalMoveError
-from referee.games.harmijan import EMPTY, HarmijanState, movement
-from referee.games.harmijan.creatures import lifted
+from referee.games.harmijan import movement
+from referee.games.harmijan.creatures import EMPTY, lifted
+from referee.games.harmijan.position import HarmijanState
 from referee.record import Record
 from referee.replay import Replay, start
 from referee.turn import take_turn

@@ -35,9 +35,10 @@ if str(ROOT) not in sys.path:
     sys.path.insert(0, str(ROOT))
 
 from referee.games import GAMES  # noqa: E402
-from referee.games.hermetica import (  # noqa: E402
-    ACTIONS_PER_TURN, HermeticaState, Steps, Turn, act, turn_start,
-)
+from referee.games.hermetica import listing  # noqa: E402
+from referee.games.hermetica.moves import Steps, Turn  # noqa: E402
+from referee.games.hermetica.position import ACTIONS_PER_TURN, HermeticaState, turn_start  # noqa: E402
+from referee.games.hermetica.rules import act  # noqa: E402
 from referee.record import Record  # noqa: E402
 from referee.replay import Replay, start  # noqa: E402
 from referee.turn import take_turn  # noqa: E402
@@ -210,7 +211,7 @@ def policy_turn(state: HermeticaState, rng: random.Random, eager: float) -> Turn
     progress = turn_start(state)
     actions = []
     while progress.spent < ACTIONS_PER_TURN and state.winner is None:
-        options = GAME.next_actions(state, progress)
+        options = listing.next_actions(state, progress)
         if not options:
             break
         obliged = progress.obliged and progress.done == 0

@@ -1,39 +1,62 @@
-"""The games the referee knows, by id. Adding a game is its module (or package), its drawer
-(referee/render/), and one line here."""
+"""The games the referee knows, by id: one registration line a game (`REGISTRY`).
+
+Adding a game is its package here, its drawer in referee/render/ if it brings a new kind of
+board, one line below, its tests and its samples (README, Development).
+"""
 
 from __future__ import annotations
 
-from collections.abc import Iterator, Mapping
-from importlib import import_module
-from typing import NamedTuple
+from collections.abc import Callable, Iterator, Mapping
 
-from referee.games.base import Game, Move, Option, Outcome, Pass
+from referee.games.base import Game, Move, Option, Outcome, Pass, TurnSoFar
 
 
-class Registered(NamedTuple):
-    """Where a game lives: its rules (a module or package of referee.games and the class in
-    it) and its drawer (a module of referee.render: see render/diagram.py)."""
+# A command imports the rules of the one game it plays: the six games' rules together take
+# longer to import than the rest of a command's start-up (README, Performance), so each line
+# names a function that imports its game when it is first asked for.
 
-    module: str
-    cls: str
-    drawer: str
+def _odd() -> Game:
+    from referee.games.odd import Odd
+    return Odd()
 
 
-# A command imports only the game it plays, and draws with only that game's drawer: the rules
-# modules are most of the start-up time of a command that needs one game (README, Performance).
-REGISTRY: dict[str, Registered] = {
-    "odd": Registered("odd", "Odd", "grid"),
-    "dustin": Registered("odd", "Dustin", "grid"),
-    "hermit": Registered("hermit", "Hermit", "grid"),
-    "crab": Registered("crab", "Crab", "crab"),
-    "harmijan": Registered("harmijan", "Harmijan", "grid"),
-    "hermetica": Registered("hermetica", "Hermetica", "hermetica"),
+def _dustin() -> Game:
+    from referee.games.odd import Dustin
+    return Dustin()
+
+
+def _hermit() -> Game:
+    from referee.games.hermit import Hermit
+    return Hermit()
+
+
+def _crab() -> Game:
+    from referee.games.crab import Crab
+    return Crab()
+
+
+def _harmijan() -> Game:
+    from referee.games.harmijan import Harmijan
+    return Harmijan()
+
+
+def _hermetica() -> Game:
+    from referee.games.hermetica import Hermetica
+    return Hermetica()
+
+
+REGISTRY: dict[str, Callable[[], Game]] = {
+    "odd": _odd,
+    "dustin": _dustin,
+    "hermit": _hermit,
+    "crab": _crab,
+    "harmijan": _harmijan,
+    "hermetica": _hermetica,
 }
 
 
 class _Games(Mapping[str, Game]):
-    """Game id → game object, in registry order; a game's module is imported when first asked
-    for, and its object made once."""
+    """Game id → game object, in registry order; each made once, when first asked for."""
 
     def __init__(self) -> None:
         self._made: dict[str, Game] = {}
@@ -41,9 +64,7 @@ class _Games(Mapping[str, Game]):
     def __getitem__(self, game_id: str) -> Game:
         game = self._made.get(game_id)
         if game is None:
-            entry = REGISTRY[game_id]  # KeyError for an unknown id, as a dict would
-            module = import_module(f"referee.games.{entry.module}")
-            game = self._made[game_id] = getattr(module, entry.cls)()
+            game = self._made[game_id] = REGISTRY[game_id]()  # KeyError for an unknown id
         return game
 
     def __iter__(self) -> Iterator[str]:
@@ -61,4 +82,4 @@ class _Games(Mapping[str, Game]):
 
 GAMES: Mapping[str, Game] = _Games()
 
-__all__ = ["GAMES", "REGISTRY", "Registered", "Game", "Move", "Option", "Outcome", "Pass"]
+__all__ = ["GAMES", "REGISTRY", "Game", "Move", "Option", "Outcome", "Pass", "TurnSoFar"]

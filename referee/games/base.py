@@ -1,8 +1,9 @@
-"""The one protocol every game follows, and the small value types it speaks in.
+"""The one shape every game has (`Game`), and the small value types it speaks in.
 
 A game object is stateless apart from its constants; positions are immutable values it creates
-and transforms. The referee only ever calls these hooks, in this order for a ply:
-`parse` (text → move, NotationError), then `apply` (move → new state, IllegalMoveError).
+and transforms. The referee calls these hooks, in this order for a ply: `parse` (text → move,
+NotationError), then `apply` (move → new position, IllegalMoveError). A search calls the same
+hooks, and walks a turn of several actions with `begin_turn` … `end_turn`.
 Rules code does no I/O: no files, no printing, no clock.
 """
 
@@ -12,12 +13,10 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterator, Mapping, NamedTuple
 
-from referee.errors import UsageError
+from referee.errors import IllegalMoveError, UsageError
 
 if TYPE_CHECKING:
-    import random  # only games that shuffle need it at run time, and they import it
-
-
+    import random  # the caller brings its own generator
 
 class Outcome(NamedTuple):
     """The end of a game: who won (empty for a draw or a lost solo game) and why, in words.
@@ -135,13 +134,39 @@ class CanAct(Mapping[int, bool]):
         return 2
 
 
+class TurnSoFar(NamedTuple):
+    """A turn being made, action by action: the position it began from, the position after
+    the actions chosen so far, those actions, and whatever else the game keeps of the turn
+    (`progress`: Hermetica's spent actions, say). A value: acting makes a new one."""
+
+    before: Any
+    after: Any
+    actions: tuple[Any, ...] = ()
+    progress: Any = None
+
+
 class Game(ABC):
-    """A game's rules behind the referee's hooks. Subclasses set the class constants."""
+    """A game's rules behind the hooks the referee and a search call. Every game is written in
+    the order of the sections below (README, Development: the shape of a game):
+
+    1. metadata and options   class constants; `resolve_options`, `seat_count`
+    2. setup                  `setup_from_file`, `new_setup`, `start` (the position before ply 1)
+    3. moves                  `parse` (text → move); `str(move)` is the canonical notation
+    4. play                   `to_move`, `legal_moves`, `apply`, `outcome`, `returns`,
+                              `must_pass`, `mover`; a turn action by action: `begin_turn`,
+                              `legal_actions`, `act`, `turn_may_end`, `end_turn`
+    5. words                  `score`, `status_extra`, `status_lines`, `final_status_lines`,
+                              `move_listing`
+    6. view model             `picture`, `blank_picture`
+
+    Positions are immutable values; a hook never changes the position it is given.
+    """
+
+    # -- 1. metadata and options --------------------------------------------------------------
 
     id: ClassVar[str]
     name: ClassVar[str]
     credit: ClassVar[str]  # designer and year, as the rule text gives them
-    rules: ClassVar[str]  # the rule text's file name, for pointers in messages and the README
     seats: ClassVar[tuple[int, int]] = (2, 2)  # fewest and most seats
     # True for a solo or cooperative game, where the seats win or lose together: a
     # resignation there is a loss for every seat, not a win for the others (R-G2).
@@ -153,8 +178,6 @@ class Game(ABC):
     # record's [setup] under the option's name (SPEC §1, §3), through `setup_from_file`.
     data_options: ClassVar[dict[str, str]] = {}
     notation: ClassVar[str]  # one line that teaches the move form
-
-    # -- options -----------------------------------------------------------------------------
 
     def resolve_options(self, given: Mapping[str, Any]) -> dict[str, Any]:
         """Fill in defaults and check every value; raises ValueError naming the option. The one
@@ -173,7 +196,7 @@ class Game(ABC):
         """How many seats a game with these options has."""
         return self.seats[1]
 
-    # -- setup -------------------------------------------------------------------------------
+    # -- 2. setup -----------------------------------------------------------------------------
 
     def setup_from_file(self, option: str, content: Mapping[str, Any]) -> Any:
         """What [setup] holds for a data option, given the parsed file; raises ValueError."""
@@ -187,52 +210,96 @@ class Game(ABC):
         for games that shuffle; raises ValueError for a bad data file."""
         return {name: self.setup_from_file(name, content) for name, content in files.items()}
 
-    # -- play --------------------------------------------------------------------------------
-
     @abstractmethod
     def start(self, options: Mapping[str, Any], setup: Mapping[str, Any]) -> Any:
         """The position before the first ply."""
 
+    # -- 3. moves -----------------------------------------------------------------------------
+
     @abstractmethod
     def parse(self, state: Any, text: str) -> Move:
-        """Read one record entry; raises NotationError."""
+        """Read one record entry; raises NotationError. `str()` of the move writes it back in
+        canonical notation (SPEC §5)."""
+
+    # -- 4. play ------------------------------------------------------------------------------
+
+    @abstractmethod
+    def to_move(self, state: Any) -> int | None:
+        """The seat that can act now, None once the game is over."""
+
+    @abstractmethod
+    def legal_moves(self, state: Any) -> list[Move]:
+        """Every legal entry for the seat to move, in board order. (A game whose turn is several
+        actions lists its turns of one action here: whole turns are too many; `legal_actions`
+        walks a turn.)"""
 
     @abstractmethod
     def apply(self, state: Any, move: Move) -> Any:
         """The position after `move`; raises IllegalMoveError and leaves `state` as it was."""
 
     @abstractmethod
-    def legal_moves(self, state: Any) -> list[Move]:
-        """Every legal entry for the seat to move, in board order."""
+    def outcome(self, state: Any) -> Outcome | None:
+        """How the game ended, or None while it goes on."""
 
-    def move_listing(self, state: Any, after: str | None) -> dict[str, Any]:
-        """What `moves --json` prints besides `to_move`: the legal entries (SPEC §4).
-
-        Games with several actions a turn list the next actions, after those in `after`.
-        """
-        if after is not None:
-            raise UsageError(f"--after is for games with several actions a turn; {self.name} has one")
-        return {"moves": [str(m) for m in self.legal_moves(state)]}
-
-    def random_move(self, state: Any, rng: random.Random) -> Move:
-        """A legal move chosen at random, for property tests and sample games."""
-        return rng.choice(self.legal_moves(state))
-
-    @abstractmethod
-    def to_move(self, state: Any) -> int | None:
-        """The seat that can act now, None once the game is over."""
+    def returns(self, state: Any) -> tuple[float, ...]:
+        """What the finished game is worth to each seat (index seat − 1): 1 to a winner, 0 to a
+        loser, ½ to each in a draw. What a search maximises. This is for two seats; a game of
+        more seats gives its own."""
+        outcome = self.outcome(state)
+        if outcome is None:
+            raise ValueError("the game is not over")
+        if not outcome.winners:
+            return (0.5, 0.5)
+        return tuple(1.0 if seat in outcome.winners else 0.0 for seat in (1, 2))
 
     def mover(self, state: Any, move: Move) -> int:
         """The seat that makes `move` in `state` (a pass is made by a seat that cannot act)."""
         return self.to_move(state)
 
     def must_pass(self, state: Any) -> bool:
-        """True when the seat whose turn it is cannot act and must pass (R-G3)."""
+        """True when the seat whose turn it is cannot act and must pass (R-G3). Its pass is
+        implied by the other seat's move: a search never needs to play it."""
         return False
 
-    @abstractmethod
-    def outcome(self, state: Any) -> Outcome | None:
-        """How the game ended, or None while it goes on."""
+    # A turn, action by action. In most games a turn is one action, its move, and these
+    # defaults say so; Hermetica (up to three actions) and the cooperative crab game (one
+    # placement per seat) take a turn apart. `apply` of a whole move and these hooks agree:
+    # begin, act once per action, end.
+
+    def begin_turn(self, state: Any) -> TurnSoFar:
+        """The turn of the seat to move, before its first action."""
+        return TurnSoFar(state, state)
+
+    def legal_actions(self, turn: TurnSoFar) -> list[Any]:
+        """Every legal next action of the turn (empty once no action may follow)."""
+        return [] if turn.actions else self.legal_moves(turn.before)
+
+    def act(self, turn: TurnSoFar, action: Any) -> TurnSoFar:
+        """The turn after one more action; raises IllegalMoveError and leaves `turn` as it was."""
+        if turn.actions:
+            raise IllegalMoveError("a turn of this game is one move")
+        return TurnSoFar(turn.before, self.apply(turn.before, action), (action,))
+
+    def turn_may_end(self, turn: TurnSoFar) -> bool:
+        """Whether the turn may end after the actions chosen so far."""
+        return bool(turn.actions)
+
+    def end_turn(self, turn: TurnSoFar) -> tuple[Move, Any]:
+        """The whole turn as one record entry, and the position after it."""
+        return turn.actions[0], turn.after
+
+    def random_move(self, state: Any, rng: random.Random) -> Move:
+        """A legal move chosen at random, action by action, for property tests and sample
+        games: where a turn may end early, it ends after each action with a chance of 1 in 10.
+        """
+        turn = self.begin_turn(state)
+        while actions := self.legal_actions(turn):
+            if self.turn_may_end(turn) and rng.random() < 0.1:
+                break
+            turn = self.act(turn, rng.choice(actions))
+        return self.end_turn(turn)[0]
+
+    # -- 5. words -----------------------------------------------------------------------------
 
     @abstractmethod
     def score(self, state: Any) -> dict[str, Any]:
@@ -251,10 +318,21 @@ class Game(ABC):
         may then forecast a winner, for the result says who won."""
         return self.status_lines(state)
 
+    def move_listing(self, state: Any, after: str | None) -> dict[str, Any]:
+        """What `moves --json` prints besides `to_move`: the legal entries (SPEC §4).
+
+        Games with several actions a turn list the next actions, after those in `after`.
+        """
+        if after is not None:
+            raise UsageError(f"--after is for games with several actions a turn; {self.name} has one")
+        return {"moves": [str(m) for m in self.legal_moves(state)]}
+
+    # -- 6. view model ------------------------------------------------------------------------
+
     @abstractmethod
     def picture(self, state: Any, last: Move | None) -> Any:
-        """The position as plain data for the game's drawer (REGISTRY names it): a `Picture`
-        for the grid games, the game's own view model otherwise."""
+        """The position as plain data for a drawer: a `Picture` for the grid games, the game's
+        own view model otherwise; its `style` names the drawer (render/diagram.py)."""
 
     def blank_picture(self, options: Mapping[str, Any], setup: Mapping[str, Any]) -> Any:
         """The empty board for the printable sheet, or None for a game with no board. `setup`

@@ -11,10 +11,9 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass
 
-from referee.games.crab import (
-    BLANK, CAP, COAST, POOL, STAR, AreaView, CellView, CrabPicture, SlotView,
+from referee.games.crab.picture import (
+    BLANK, CAP, COAST, COLUMNS, POOL, STAR, AreaView, CellView, CrabPicture, SlotView,
 )
-from referee.games.crab.deck import COLUMNS
 from referee.render import page
 from referee.render.header import Header, text_head
 from referee.render.templates import render

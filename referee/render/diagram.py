@@ -1,7 +1,10 @@
 """Diagrams of a replayed game, whatever the game: the words around the board come from the
-replay (render/header.py), the board itself from the drawer the game's registry line names.
+replay (render/header.py), the board itself from the drawer of the picture's board style.
 
-A drawer is a module of referee.render with three hooks:
+A game's `picture` hook returns plain data whose `style` says what kind of board it shows:
+"grid" (the hex-hex and square boards of odd, dustin, hermit and harmijan, referee.picture),
+"hermetica" (the Hermetica mat) or "crab" (cards on a table). Each style has one drawer, a
+module of referee.render with these hooks:
   text(picture, head) -> str     the position as text for a mail body
   svg(picture, head) -> str      the position as SVG to attach
   paper(game, options, picture, paper) -> str   optional: the blank board as a printable
@@ -16,33 +19,52 @@ drawer looks inside it.
 from __future__ import annotations
 
 import datetime as dt
-from importlib import import_module
 from types import ModuleType
 from typing import Any, Mapping, NamedTuple
 
 from referee.errors import UsageError
-from referee.games import REGISTRY, Game
+from referee.games import Game
 from referee.render.header import Header, header
 from referee.replay import Replay
 
 
-def drawer(game: Game) -> ModuleType:
-    """The module that draws `game`, imported when first needed: a game's drawer loads that
-    game's view models, which no other game needs."""
-    return import_module(f"referee.render.{REGISTRY[game.id].drawer}")
+# Each drawer is imported when a picture of its style is first drawn: the Hermetica and crab
+# drawers load their games' view models, which no other game needs.
+
+def _grid() -> ModuleType:
+    from referee.render import grid
+    return grid
+
+
+def _hermetica() -> ModuleType:
+    from referee.render import hermetica
+    return hermetica
+
+
+def _crab() -> ModuleType:
+    from referee.render import crab
+    return crab
+
+
+DRAWERS = {"grid": _grid, "hermetica": _hermetica, "crab": _crab}
+
+
+def drawer(picture: Any) -> ModuleType:
+    """The drawer of a picture: the one of its board style."""
+    return DRAWERS[picture.style]()
 
 
 def text_diagram(play: Replay, ply: int | None = None, now: dt.datetime | None = None) -> str:
     """The position after `ply` (default: the last) as text for a mail body; a clock as it
     stands at `now`."""
     picture, head = _picture(play, ply, now)
-    return drawer(play.game).text(picture, head)
+    return drawer(picture).text(picture, head)
 
 
 def svg_diagram(play: Replay, ply: int | None = None, now: dt.datetime | None = None) -> str:
     """The position after `ply` (default: the last) as an SVG picture to attach."""
     picture, head = _picture(play, ply, now)
-    return drawer(play.game).svg(picture, head)
+    return drawer(picture).svg(picture, head)
 
 
 class Drawn(NamedTuple):
@@ -57,7 +79,7 @@ class Drawn(NamedTuple):
 def drawn(play: Replay, ply: int) -> Drawn:
     """The position after `ply` as SVG, with its words, the picture made once for both."""
     picture, head = _picture(play, ply, None)  # a clock as it stood when the ply was made
-    module = drawer(play.game)
+    module = drawer(picture)
     lines = getattr(module, "lines", None)
     return Drawn(module.svg(picture, head), head, lines(picture, head) if lines else list(head.status))
 
@@ -71,8 +93,8 @@ def _picture(play: Replay, ply: int | None, now: dt.datetime | None) -> tuple[An
 def paper_board(game: Game, options: Mapping[str, Any], setup: Mapping[str, Any], paper: str) -> str:
     """The blank board to print, true to size. `setup` holds the game's data files, loaded
     (the board file of Hermetica): no drawer reads a file."""
-    sheet = getattr(drawer(game), "paper", None)
     picture = game.blank_picture(options, setup)
-    if sheet is None or picture is None:
+    sheet = None if picture is None else getattr(drawer(picture), "paper", None)
+    if sheet is None:
         raise UsageError(f"{game.name} has no board to print")
     return sheet(game, options, picture, paper)

@@ -12,7 +12,9 @@ import math
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from referee.games.hermetica import ELEMENTS, MOON, SIDE, SUN, UNIT_NAME, ActionReport, Board, HermeticaPicture
+from referee.games.hermetica.picture import (
+    ELEMENTS, MOON, SIDE, SUN, UNIT_NAME, ActionReport, Board, HermeticaPicture,
+)
 from referee.geometry.grid import LETTERS
 from referee.render import page
 from referee.render.header import SVG_WIDTH, TEXT_WIDTH, Header, option_summary, text_head, wrap_all

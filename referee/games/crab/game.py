@@ -1,22 +1,18 @@
-"""Hermit: Small crab, big wave (Amelie Le-Roche 2023): a solo card game, cooperative for 2–4
-seats. Each round a card from the hand goes into the play area; recreating the pattern of the
-Coast card right of Hermie moves him on, the Wave drifts left, stays or moves right, and Hermie
-reaching the Wave wins (R-CR1…R-CR9).
+"""Hermit: Small crab, big wave behind the referee's hooks.
 
-This module is the Game: options, setup and deals, reading a round, listing moves and the words
-of the status; the rules themselves are in rules.py, the cards in deck.py.
+The game behind the referee's hooks: options, setup and deals, a round as a turn of one
+placement per seat, the words of the status; the rules themselves are in rules.py, the cards
+in deck.py.
 """
 
 from __future__ import annotations
 
 import itertools
-import random
-import re
 from dataclasses import replace
 from typing import Any, Mapping
 
-from referee.errors import IllegalMoveError, NotationError, UsageError
-from referee.games.base import Game, Move, Option, Outcome, count
+from referee.errors import IllegalMoveError, UsageError
+from referee.games.base import Game, Move, Option, Outcome, TurnSoFar, count
 from referee.games.crab.deck import (
     COAST, ROTATIONS, Card, check_deal, deal_from_seed, footprint_size, parse_deck,
 )
@@ -24,7 +20,8 @@ from referee.games.crab.picture import CrabPicture, coast_line, crab_picture
 from referee.games.crab.rules import (
     TASKS, after_placing, draw_cards, hand_limit, opening_area, put, refusal, slot_words,
 )
-from referee.games.crab.state import CrabState, Place, Round
+from referee.games.crab.moves import Place, Round, parse_round
+from referee.games.crab.position import CrabState
 
 STAND_IN = "a stand-in, not the published cards (R-CR1)"
 
@@ -54,18 +51,14 @@ class WaveStartOption(Option):
         return f"{self.name} = {self.default} (6 or 8)"
 
 
-# [0-9], not \d: a move is written in ASCII digits ("٣" is a digit to Python's \d).
-_PLACE = r"([0-9]+)\s+(-?[0-9]+)\s*,\s*(-?[0-9]+)\s+([0-9]+)"
-_SOLO = re.compile(rf"\s*(?:1\s*:\s*)?{_PLACE}\s*")
-_SEAT = re.compile(rf"\s*([0-9]+)\s*:\s*{_PLACE}\s*")
-MAX_DIGITS = 6  # no card id, grid position or rotation comes near a million
 
 
 class Crab(Game):
+    # -- 1. metadata and options --------------------------------------------------------------
+
     id = "crab"
     name = "Hermit: Small crab, big wave"
     credit = "Amelie Le-Roche 2023"
-    rules = "hermit-crab-cards.txt"
     seats = (1, 4)
     cooperative = True  # the seats win or lose together; a resignation loses for all
     options = (
@@ -80,8 +73,6 @@ class Crab(Game):
     data_options = {"deck": "crab-deck"}
     notation = "<card> <x>,<y> <rotation>: '7 2,0 90'; cooperative: '1: 7 2,0 90 | 2: 3 0,1 0'"
 
-    # -- options and setup -------------------------------------------------------------------
-
     def resolve_options(self, given: Mapping[str, Any]) -> dict[str, Any]:
         wave = given.get("wave_start")
         if isinstance(wave, int) and not isinstance(wave, bool) and wave not in (6, 8):
@@ -93,6 +84,8 @@ class Crab(Game):
 
     def seat_count(self, options: Mapping[str, Any]) -> int:
         return options["players"]
+
+    # -- 2. setup -----------------------------------------------------------------------------
 
     def setup_from_file(self, option: str, content: Mapping[str, Any]) -> list[dict[str, Any]]:
         unknown = [k for k in content if k != "cards"]
@@ -161,62 +154,74 @@ class Crab(Game):
             deals.append(check_deal(others[key], deck, f"setup.deals.{key}"))
         return deals
 
-    # -- reading and checking a round ----------------------------------------------------------
+    # -- 3. moves -----------------------------------------------------------------------------
 
     def parse(self, state: CrabState, text: str) -> Round:
-        seats = len(state.areas)
-        if seats == 1:
-            match = _SOLO.fullmatch(text)
-            if not match:
-                raise NotationError("expected '<card> <x>,<y> <rotation>', e.g. '7 2,0 90'")
-            return Round((self._place(state, *match.groups()),))
-        parts = text.split("|")
-        places = []
-        for seat, part in enumerate(parts, 1):
-            match = _SEAT.fullmatch(part)
-            if not match:
-                raise NotationError(
-                    f"expected one placement per seat, '1: <card> <x>,<y> <rotation> | 2: …', "
-                    f"e.g. '1: 7 2,0 90 | 2: 3 0,1 0'; part {seat} is {part.strip()!r}"
-                )
-            if len(match[1]) > MAX_DIGITS or int(match[1]) != seat:
-                raise NotationError(f"placements go in seat order: part {seat} is for seat {match[1]} (R-CR9)")
-            places.append(self._place(state, *match.groups()[1:]))
-        if len(places) != seats:
-            raise NotationError(f"this game has {seats} seats: give one placement for each (R-CR9)")
-        return Round(tuple(places))
+        return parse_round(state.deck, len(state.areas), text)
 
-    def _place(self, state: CrabState, card: str, x: str, y: str, rotation: str) -> Place:
-        # Python refuses to read a number of thousands of digits; refuse it first, and clearly.
-        if any(len(n.lstrip("-")) > MAX_DIGITS for n in (card, x, y, rotation)):
-            raise NotationError(f"a number of more than {MAX_DIGITS} digits: no card, position "
-                                f"or rotation is that large")
-        card_id, turn = int(card), int(rotation)
-        if card_id not in state.deck:
-            raise NotationError(f"the deck has no card {card_id} (cards {min(state.deck)}–{max(state.deck)})")
-        if turn not in ROTATIONS:
-            raise NotationError(f"rotation is 0, 90, 180 or 270 degrees clockwise, not {turn}")
-        return Place(card_id, int(x), int(y), state.deck[card_id].canonical_rotation(turn))
+    # -- 4. play ------------------------------------------------------------------------------
 
-    def why_not(self, state: CrabState, seat: int, place: Place) -> str | None:
-        """Why `seat` may not make this placement (R-CR4, R-CR8), or None when it may."""
-        return refusal(state, seat, place)
+    def to_move(self, state: CrabState) -> int | None:
+        return None if state.over else 1  # SPEC §4: seat 1 records every round
+
+    def legal_moves(self, state: CrabState) -> list[Move]:
+        # Cooperative rounds combine every seat's placements; the listing and a search take
+        # the seats one at a time instead of building this product (`legal_actions`).
+        per_seat = [self.seat_moves(state, seat) for seat in range(1, len(state.areas) + 1)]
+        return [Round(combo) for combo in itertools.product(*per_seat)]
 
     def apply(self, state: CrabState, move: Move) -> CrabState:
         if not isinstance(move, Round):
             raise IllegalMoveError(f"{move} is not a move in {self.name}")
+        turn = self.begin_turn(state)
+        for place in move.places:
+            turn = self.act(turn, place)
+        if not self.turn_may_end(turn):
+            raise IllegalMoveError(f"this game has {len(state.areas)} seats: a round places one card for each (R-CR9)")
+        return self.end_turn(turn)[1]
+
+    def outcome(self, state: CrabState) -> Outcome | None:
+        if not state.over:
+            return None
+        if state.won:
+            return Outcome(tuple(range(1, len(state.areas) + 1)), state.reason)
+        return Outcome((), state.reason, summary=f"Lost: {state.reason}")
+
+    def returns(self, state: CrabState) -> tuple[float, ...]:
+        if not state.over:
+            raise ValueError("the game is not over")
+        return (1.0 if state.won else 0.0,) * len(state.areas)
+
+    # A round is a turn of one placement per seat, in seat order (R-CR9): each seat's own
+    # area, hand and pile, so a seat's placement never depends on another's this round.
+
+    def legal_actions(self, turn: TurnSoFar) -> list[Place]:
+        seat = len(turn.actions) + 1
+        return self.seat_moves(turn.after, seat) if seat <= len(turn.after.areas) else []
+
+    def act(self, turn: TurnSoFar, place: Place) -> TurnSoFar:
+        state, seat = turn.after, len(turn.actions) + 1
         if state.over:
             raise IllegalMoveError("the game is already over")
-        for seat, place in enumerate(move.places, 1):
-            reason = self.why_not(state, seat, place)
-            if reason:
-                raise IllegalMoveError(reason)
-        areas = tuple(
-            put(state.deck, area, place) for area, place in zip(state.areas, move.places)
-        )
-        return after_placing(replace(state, areas=areas, rounds=state.rounds + 1, events=()))
+        if seat > len(state.areas):
+            raise IllegalMoveError("every seat has placed its card this round (R-CR9)")
+        reason = self.why_not(state, seat, place)
+        if reason:
+            raise IllegalMoveError(reason)
+        areas = list(state.areas)
+        areas[seat - 1] = put(state.deck, areas[seat - 1], place)
+        return TurnSoFar(turn.before, replace(state, areas=tuple(areas)), (*turn.actions, place))
 
-    # -- listing moves ---------------------------------------------------------------------------
+    def turn_may_end(self, turn: TurnSoFar) -> bool:
+        return len(turn.actions) == len(turn.before.areas)
+
+    def end_turn(self, turn: TurnSoFar) -> tuple[Move, CrabState]:
+        state = turn.after
+        return Round(turn.actions), after_placing(replace(state, rounds=state.rounds + 1, events=()))
+
+    def why_not(self, state: CrabState, seat: int, place: Place) -> str | None:
+        """Why `seat` may not make this placement (R-CR4, R-CR8), or None when it may."""
+        return refusal(state, seat, place)
 
     def seat_moves(self, state: CrabState, seat: int) -> list[Place]:
         """Every legal placement of every card in the seat's hand, one per distinct outcome."""
@@ -239,41 +244,7 @@ class Crab(Game):
                             places.append(place)
         return places
 
-    def legal_moves(self, state: CrabState) -> list[Move]:
-        # Cooperative rounds combine every seat's placements; the listing and the random move
-        # below take the seats one at a time instead of building this product.
-        per_seat = [self.seat_moves(state, seat) for seat in range(1, len(state.areas) + 1)]
-        return [Round(combo) for combo in itertools.product(*per_seat)]
-
-    def move_listing(self, state: CrabState, after: str | None) -> dict[str, Any]:
-        if after is not None:
-            raise UsageError(f"--after is for games with several actions a turn; {self.name} has one")
-        seats = len(state.areas)
-        if seats == 1:
-            return {"moves": [str(p) for p in self.seat_moves(state, 1)]}
-        # SPEC §4: the product of every seat's placements is unreasonably long; give the form
-        # and each seat's own placements instead.
-        form = " | ".join(f"{seat}: <card> <x>,<y> <rotation>" for seat in range(1, seats + 1))
-        return {
-            "moves": [],
-            "pattern": form,
-            "placements": {str(s): [str(p) for p in self.seat_moves(state, s)] for s in range(1, seats + 1)},
-        }
-
-    def random_move(self, state: CrabState, rng: random.Random) -> Move:
-        return Round(tuple(rng.choice(self.seat_moves(state, s)) for s in range(1, len(state.areas) + 1)))
-
-    # -- the end and the words -----------------------------------------------------------------
-
-    def to_move(self, state: CrabState) -> int | None:
-        return None if state.over else 1  # SPEC §4: seat 1 records every round
-
-    def outcome(self, state: CrabState) -> Outcome | None:
-        if not state.over:
-            return None
-        if state.won:
-            return Outcome(tuple(range(1, len(state.areas) + 1)), state.reason)
-        return Outcome((), state.reason, summary=f"Lost: {state.reason}")
+    # -- 5. words -----------------------------------------------------------------------------
 
     def score(self, state: CrabState) -> dict[str, Any]:
         hands = {str(s): list(a.hand) for s, a in enumerate(state.areas, 1)}
@@ -315,6 +286,23 @@ class Crab(Game):
             lines.append("Crab dance: 3 pools in a row " + (f"not yet seen{seats}" if waiting else "seen"))
         lines.extend(state.events)
         return lines
+
+    def move_listing(self, state: CrabState, after: str | None) -> dict[str, Any]:
+        if after is not None:
+            raise UsageError(f"--after is for games with several actions a turn; {self.name} has one")
+        seats = len(state.areas)
+        if seats == 1:
+            return {"moves": [str(p) for p in self.seat_moves(state, 1)]}
+        # SPEC §4: the product of every seat's placements is unreasonably long; give the form
+        # and each seat's own placements instead.
+        form = " | ".join(f"{seat}: <card> <x>,<y> <rotation>" for seat in range(1, seats + 1))
+        return {
+            "moves": [],
+            "pattern": form,
+            "placements": {str(s): [str(p) for p in self.seat_moves(state, s)] for s in range(1, seats + 1)},
+        }
+
+    # -- 6. view model ------------------------------------------------------------------------
 
     def picture(self, state: CrabState, last: Move | None) -> CrabPicture:
         return crab_picture(state, last if isinstance(last, Round) and state.rounds else None)

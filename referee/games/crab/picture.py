@@ -5,9 +5,15 @@ line of words for the status lines."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import ClassVar
 
-from referee.games.crab.deck import COAST, Card, footprint_size
-from referee.games.crab.state import CrabState, Round
+from referee.games.crab.deck import BLANK, CAP, COAST, COLUMNS, POOL, STAR, Card, footprint_size
+from referee.games.crab.moves import Round
+from referee.games.crab.position import CrabState
+
+# What the drawer (referee/render/crab.py) reads: the view models and the symbols' names.
+__all__ = ["BLANK", "CAP", "COAST", "COLUMNS", "POOL", "STAR", "AreaView", "CardView", "CellView",
+           "CrabPicture", "SlotView", "coast_line", "crab_picture"]
 
 
 @dataclass(frozen=True)
@@ -39,6 +45,9 @@ class AreaView:
     pile: int
     caps: int
     hand_cards: tuple[CardView, ...] = ()
+    # Every card in the play area as (card id, x, y, width, height), the first placed first:
+    # a later card lies on top of an earlier one where they overlap.
+    cards: tuple[tuple[int, int, int, int, int], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -55,6 +64,7 @@ class SlotView:
 class CrabPicture:
     """The play areas and the Coast strip; drawn by referee/render/crab.py."""
 
+    style: ClassVar[str] = "crab"  # the board style, which names the drawer (render/diagram.py)
     areas: tuple[AreaView, ...]
     coast: tuple[SlotView, ...]
     hermie_ashore: bool  # Hermie still left of slot 1
@@ -76,7 +86,8 @@ def crab_picture(state: CrabState, last: Round | None) -> CrabPicture:
             place = area.placed[newest]
             new_card = (place.card, place.x, place.y, *footprint_size(place.rotation))
         hand = tuple(_card_view(state.deck[card]) for card in area.hand)
-        areas.append(AreaView(seat, cells, new_card, area.hand, len(area.pile), area.caps(), hand))
+        cards = tuple((p.card, p.x, p.y, *footprint_size(p.rotation)) for p in area.placed)
+        areas.append(AreaView(seat, cells, new_card, area.hand, len(area.pile), area.caps(), hand, cards))
     coast = tuple(
         SlotView(
             slot,

@@ -10,7 +10,8 @@ from typing import Mapping
 
 from referee.games.base import count
 from referee.games.crab.deck import BLANK, CAP, COAST, PATTERN_SYMBOLS, POOL, Card, Face, Point
-from referee.games.crab.state import Area, Cell, CrabState, Place
+from referee.games.crab.moves import Place
+from referee.games.crab.position import Area, Cell, CrabState
 
 TASKS = ("base", "garbage", "sandcastle", "big-beach", "dunes", "crab-dance", "nature-reserve",
          "crashing-waves")

@@ -1,70 +1,75 @@
-"""Harmijan (Saïd Galdseid 2023): slide a stone so that it keeps touching exactly one friendly
-creature, maybe biting an enemy stone, then place a stone in its line of sight; at the end the
-creatures are grouped by shape and the shape classes are compared (R-HJ1…R-HJ8, R-G3).
-
-Plies: seat 1 sets up one black and one white creature of two stones, seat 2 chooses a colour,
-then black and white alternate turns; a colour that cannot turn passes (R-HJ1, R-HJ5, R-G3).
-The moves are in moves.py, the position in position.py, the rules of a turn in movement.py,
-the shapes and the score in scoring.py; here they make the game the referee plays.
-"""
+"""Harmijan behind the referee's hooks. Plies: seat 1 sets up one black and one white creature
+of two stones, seat 2 chooses a colour, then black and white alternate turns; a colour that
+cannot turn passes (R-HJ1, R-HJ5, R-G3)."""
 
 from __future__ import annotations
 
 from dataclasses import replace
-from functools import cache
 from typing import Any, Mapping
 
 from referee.errors import IllegalMoveError
 from referee.games.base import Game, Move, Option, Outcome, Pass, count
 from referee.games.harmijan.creatures import EMPTY
 from referee.games.harmijan.movement import refusal, turns
-from referee.games.harmijan.moves import Choice, Setup, Turn, parse_move
+from referee.games.harmijan.moves import Choice, Setup, Turn, all_setups, parse_move
 from referee.games.harmijan.position import HarmijanState
 from referee.games.harmijan.scoring import BLACK, COLOUR, WHITE, compare
-from referee.geometry.hexhex import HexHexGrid, hexhex_grid
+from referee.geometry.hexhex import hexhex_grid
 from referee.picture import Picture, PieceKind
 
 LETTER = {BLACK: "b", WHITE: "w"}
 GLYPH = {BLACK: "X", WHITE: "O"}
 
 
-@cache
-def _all_setups(grid: HexHexGrid) -> tuple[Setup, ...]:
-    """Every legal setup ply (R-HJ1): tens of thousands, so built once per board size."""
-    names = grid.names
-    pairs = [(a, b) for a in grid for b in grid.neighbours[a] if a < b]
-    return tuple(
-        Setup(black, white, (names[black[0]], names[black[1]], names[white[0]], names[white[1]]))
-        for black in pairs
-        for white in pairs
-        if not set(black) & set(white)
-    )
-
-
-# -- the game ----------------------------------------------------------------------------------
-
-
 class Harmijan(Game):
+    # -- 1. metadata and options --------------------------------------------------------------
+
     id = "harmijan"
     name = "Harmijan"
     credit = "Saïd Galdseid 2023"
-    rules = "harmijan.txt"
     options = (Option("size", 6, "cells along each side of the hex-hex board", 5, 7),)
     notation = (
         "ply 1 'setup b e5 f5 w c3 c4', ply 2 'black' or 'white', then "
         "'<from>-<to> <place>' or '<from>x<to> <place>' (x: a bite): 'c4-c6 f6', 'c4xc7 e7'"
     )
 
+    # -- 2. setup -----------------------------------------------------------------------------
+
     def start(self, options: Mapping[str, Any], setup: Mapping[str, Any]) -> HarmijanState:
         grid = hexhex_grid(options["size"])
         return HarmijanState(grid, (EMPTY,) * len(grid))
 
-    # -- reading -----------------------------------------------------------------------------
+    # -- 3. moves -----------------------------------------------------------------------------
 
     def parse(self, state: HarmijanState, text: str) -> Move:
         return parse_move(state.grid, text)
 
-    # -- playing -----------------------------------------------------------------------------
+    # -- 4. play ------------------------------------------------------------------------------
+
+    def to_move(self, state: HarmijanState) -> int | None:
+        phase = state.phase
+        if phase == "setup":
+            return 1
+        if phase == "choice":
+            return 2
+        if state.repeated:
+            return None
+        for colour in (state.turn, 3 - state.turn):
+            if state.can_turn[colour]:
+                return state.seat_of(colour)
+        return None
+
+    def legal_moves(self, state: HarmijanState) -> list[Move]:
+        if state.phase == "setup":
+            return list(all_setups(state.grid))
+        if state.phase == "choice":
+            return [Choice(BLACK), Choice(WHITE)]
+        seat = self.to_move(state)
+        if seat is None:
+            return []
+        stones, names = state.stones, state.grid.names
+        return [Turn(start, end, place, stones[end] != EMPTY, (names[start], names[end], names[place]))
+                for start, end, place in sorted(turns(stones, state.grid, state.colour_of(seat)))]
 
     def apply(self, state: HarmijanState, move: Move) -> HarmijanState:
         if isinstance(move, Setup):
@@ -142,44 +147,18 @@ class Harmijan(Game):
             stones[cell] = WHITE
         return replace(state, stones=tuple(stones), set_up=True)
 
-    # -- listing -----------------------------------------------------------------------------
-
-    def legal_moves(self, state: HarmijanState) -> list[Move]:
-        if state.phase == "setup":
-            return list(_all_setups(state.grid))
-        if state.phase == "choice":
-            return [Choice(BLACK), Choice(WHITE)]
-        seat = self.to_move(state)
-        if seat is None:
-            return []
-        stones, names = state.stones, state.grid.names
-        return [Turn(start, end, place, stones[end] != EMPTY, (names[start], names[end], names[place]))
-                for start, end, place in sorted(turns(stones, state.grid, state.colour_of(seat)))]
-
-    def move_listing(self, state: HarmijanState, after: str | None) -> dict[str, Any]:
-        if state.phase == "setup" and after is None:
-            # SPEC §4: tens of thousands of setups; the pattern says it better.
-            return {"moves": [], "pattern": "setup b <cell> <cell> w <cell> <cell>"}
-        return super().move_listing(state, after)
-
-    def random_move(self, state: HarmijanState, rng) -> Move:
-        if state.phase == "setup":
-            setups = _all_setups(state.grid)
-            return setups[rng.randrange(len(setups))]
-        return super().random_move(state, rng)
-
-    def to_move(self, state: HarmijanState) -> int | None:
-        phase = state.phase
-        if phase == "setup":
-            return 1
-        if phase == "choice":
-            return 2
-        if state.repeated:
+    def outcome(self, state: HarmijanState) -> Outcome | None:
+        if state.phase != "play":
             return None
-        for colour in (state.turn, 3 - state.turn):
-            if state.can_turn[colour]:
-                return state.seat_of(colour)
-        return None
+        # The colour to move first: most plies then need no search for the other colour.
+        if not state.repeated and (state.can_turn[state.turn] or state.can_turn[3 - state.turn]):
+            return None
+        lists = {colour: state.classes(colour) for colour in (BLACK, WHITE)}
+        why = "third repetition of the position (R-HJ8); " if state.repeated else ""
+        winner, reason = compare(lists[BLACK], lists[WHITE])
+        if winner is None:
+            return Outcome((), why + reason)
+        return Outcome((state.seat_of(winner),), why + reason)
 
     def mover(self, state: HarmijanState, move: Move) -> int:
         if isinstance(move, Setup):
@@ -198,20 +177,7 @@ class Harmijan(Game):
             and state.can_turn[3 - state.turn]
         )
 
-    # -- the end -----------------------------------------------------------------------------
-
-    def outcome(self, state: HarmijanState) -> Outcome | None:
-        if state.phase != "play":
-            return None
-        # The colour to move first: most plies then need no search for the other colour.
-        if not state.repeated and (state.can_turn[state.turn] or state.can_turn[3 - state.turn]):
-            return None
-        lists = {colour: state.classes(colour) for colour in (BLACK, WHITE)}
-        why = "third repetition of the position (R-HJ8); " if state.repeated else ""
-        winner, reason = compare(lists[BLACK], lists[WHITE])
-        if winner is None:
-            return Outcome((), why + reason)
-        return Outcome((state.seat_of(winner),), why + reason)
+    # -- 5. words -----------------------------------------------------------------------------
 
     def score(self, state: HarmijanState) -> dict[str, Any]:
         if state.phase != "play":
@@ -238,10 +204,9 @@ class Harmijan(Game):
             creatures = state.creatures(colour)
             stones = sum(len(c) for c in creatures)
             worths = [str(k.worth) for k in state.classes(colour)]
-            lines += _wrap(
+            lines.append(
                 f"{COLOUR[colour].capitalize()} ({GLYPH[colour]}): {count(len(creatures), 'creature')}, "
-                f"{count(stones, 'stone')}; classes worth",
-                [", ".join(worths) or "nothing"],
+                f"{count(stones, 'stone')}; classes worth {', '.join(worths) or 'nothing'}"
             )
         over = self.outcome(state) is not None
         if not over:
@@ -252,7 +217,13 @@ class Harmijan(Game):
                 lines.append("This position has stood twice; a third time ends the game (R-HJ8).")
         return lines
 
-    # -- pictures ----------------------------------------------------------------------------
+    def move_listing(self, state: HarmijanState, after: str | None) -> dict[str, Any]:
+        if state.phase == "setup" and after is None:
+            # SPEC §4: tens of thousands of setups; the pattern says it better.
+            return {"moves": [], "pattern": "setup b <cell> <cell> w <cell> <cell>"}
+        return super().move_listing(state, after)
+
+    # -- 6. view model ------------------------------------------------------------------------
 
     def kinds(self, state: HarmijanState | None) -> tuple[PieceKind, ...]:
         seat = {BLACK: None, WHITE: None}
@@ -290,22 +261,9 @@ class Harmijan(Game):
                     where = " ".join(state.grid.name(cells[0]) for cells in shape.creatures)
                     listed.append(f"{rank}) {shape.count}×{shape.size} = {shape.worth}: {where}")
                 head = f"{COLOUR[colour].capitalize()}'s classes (count×size = worth, R-HJ7):"
-                notes += _wrap(head, [item + ";" for item in listed[:-1]] + listed[-1:] or ["none"])
+                notes.append(f"{head} {'; '.join(listed) or 'none'}")
         picture.notes = tuple(notes)
         return picture
 
     def blank_picture(self, options: Mapping[str, Any], setup: Mapping[str, Any]) -> Picture:
         return Picture(hexhex_grid(options["size"]), self.kinds(None))
-
-
-def _wrap(head: str, items: list[str], width: int = 76) -> list[str]:
-    """`head` and the items on lines of at most `width` characters where the items allow, so
-    the words fit a mail body; follow-on lines are indented."""
-    lines, line = [], head
-    for item in items:
-        if len(line) + 1 + len(item) > width and line.strip():
-            lines.append(line)
-            line = "   "
-        line = f"{line} {item}"
-    return lines + [line]
-

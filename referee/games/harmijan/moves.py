@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from functools import cache
 
 from referee.errors import NotationError
 from referee.games.base import Move, Pass
@@ -96,3 +97,16 @@ def _cell(grid: HexHexGrid, name: str) -> int:
     if cell is None:
         raise NotationError(f"{name!r} is not a cell of this board (a1 … {grid.names[-1]})")
     return cell
+
+
+@cache
+def all_setups(grid: HexHexGrid) -> tuple[Setup, ...]:
+    """Every legal setup ply (R-HJ1): tens of thousands, so built once per board size."""
+    names = grid.names
+    pairs = [(a, b) for a in grid for b in grid.neighbours[a] if a < b]
+    return tuple(
+        Setup(black, white, (names[black[0]], names[black[1]], names[white[0]], names[white[1]]))
+        for black in pairs
+        for white in pairs
+        if not set(black) & set(white)
+    )

@@ -131,7 +131,6 @@ class HarmijanState:
         label, members = self.creature_labels
         return [cells for cells in members if self.stones[cells[0]] == colour]
 
-
     # -- scoring (R-HJ6, R-HJ7) -------------------------------------------------------------
 
     def classes(self, colour: int) -> list[ShapeClass]:

@@ -1,23 +1,20 @@
-"""The Hermetica game behind the referee's hooks: options and the board file, the start
-position, reading and applying a record entry, the listings, the status and the pictures. The
-rules themselves live in the package's other modules (see referee/games/hermetica/__init__.py).
-"""
+"""Hermetica behind the referee's hooks: options and the board file, the start position, a
+record entry read and applied action by action, the listings, the status and the picture. The
+rules themselves live in the package's other modules (see its __init__)."""
 
 from __future__ import annotations
 
-import random
 from dataclasses import replace
 from typing import Any, Mapping
 
-from referee.errors import IllegalMoveError
-from referee.games.base import Game, Move, Option, Outcome, count
-from referee.games.hermetica import listing
-from referee.games.hermetica.actions import Action, Turn, parse_turn
+from referee.errors import IllegalMoveError, NotationError, UsageError
+from referee.games.base import Game, Move, Option, Outcome, TurnSoFar, count
+from referee.games.hermetica import listing, rules
 from referee.games.hermetica.board import MOON, SIDE, SUN, WALLS, board_from_data
+from referee.games.hermetica.moves import Action, Turn, parse_action, parse_turn
 from referee.games.hermetica.picture import HermeticaPicture
-from referee.games.hermetica.rules import act, draft_wall, place_element
-from referee.games.hermetica.state import (
-    COPIES, ELEMENT_PLIES, ELEMENTS, HermeticaState, Progress, Unit, turn_start,
+from referee.games.hermetica.position import (
+    COPIES, ELEMENT_PLIES, ELEMENTS, HermeticaState, Unit, turn_start,
 )
 
 
@@ -29,10 +26,11 @@ class BoardOption(Option):
 
 
 class Hermetica(Game):
+    # -- 1. metadata and options --------------------------------------------------------------
+
     id = "hermetica"
     name = "Hermetica"
     credit = "IFF Studios 2017"
-    rules = "hermetica.txt"
     options = (
         Option("scheme", "dawn", "the walls: a preset scheme, or draft them (R-HM1)",
                choices=("dawn", "noon", "dusk", "draft")),
@@ -45,7 +43,7 @@ class Hermetica(Game):
         "'F c3xc7', 'E d2-d3', 'W c3>c8 c9=d9'; 'pass'; setup plies 'wall c5' and '+F c1'"
     )
 
-    # -- setup -------------------------------------------------------------------------------
+    # -- 2. setup -----------------------------------------------------------------------------
 
     def setup_from_file(self, option: str, content: Mapping[str, Any]) -> Any:
         board_from_data(content)  # refuse a bad file before it reaches a record
@@ -74,58 +72,33 @@ class Hermetica(Game):
         full = (COPIES,) * len(ELEMENTS)
         return HermeticaState(board, scheme, 0, walls, (None, None), tuple(units), (full, full), 2)
 
-    # -- reading -----------------------------------------------------------------------------
+    # -- 3. moves -----------------------------------------------------------------------------
 
     def parse(self, state: HermeticaState, text: str) -> Turn:
         return parse_turn(state, text)
 
-    # -- playing -----------------------------------------------------------------------------
+    # -- 4. play ------------------------------------------------------------------------------
+
+    def to_move(self, state: HermeticaState) -> int | None:
+        return None if state.winner is not None else state.turn
+
+    def legal_moves(self, state: HermeticaState) -> list[Move]:
+        return listing.legal_moves(state)
 
     def apply(self, state: HermeticaState, move: Move) -> HermeticaState:
         if not isinstance(move, Turn):
             raise IllegalMoveError(f"{move} is not a move in {self.name}")
         if state.winner is not None:
             raise IllegalMoveError("the game is already over (R-HM10)")
-        phase = state.phase
-        if phase == "walls":
-            return draft_wall(state, move.actions[0])
-        if phase == "elements":
-            return place_element(state, move.actions[0])
-        progress = turn_start(state)
-        if not move.actions and progress.obliged:
+        turn = self.begin_turn(state)
+        if not move.actions and not self.turn_may_end(turn):
             raise IllegalMoveError(
                 f"{SIDE[state.turn]}'s Adept was captured and can return, so the turn may not be "
                 f"passed: it begins with '+A {state.board.name(state.respawn_cells(state.turn)[0])}' (R-HM4)"
             )
-        reports = []
-        for index, action in enumerate(move.actions, 1):
-            state, progress, report = act(state, progress, action, index)
-            reports.append(report)
-        return replace(state, plies=state.plies + 1, last=tuple(reports))
-
-    # -- listing -----------------------------------------------------------------------------
-
-    def next_actions(self, state: HermeticaState, progress: Progress) -> list[Action]:
-        """Every legal next action of the turn in progress (listing.next_actions)."""
-        return listing.next_actions(state, progress)
-
-    def partial_turn(self, state: HermeticaState, after: str) -> tuple[HermeticaState, Progress]:
-        """The position and turn progress after the actions already chosen (`moves --after`)."""
-        return listing.partial_turn(state, after)
-
-    def legal_moves(self, state: HermeticaState) -> list[Move]:
-        return listing.legal_moves(state)
-
-    def move_listing(self, state: HermeticaState, after: str | None) -> dict[str, Any]:
-        return listing.move_listing(state, after)
-
-    def random_move(self, state: HermeticaState, rng: random.Random) -> Move:
-        return listing.random_move(state, rng)
-
-    # -- status ------------------------------------------------------------------------------
-
-    def to_move(self, state: HermeticaState) -> int | None:
-        return None if state.winner is not None else state.turn
+        for action in move.actions:
+            turn = self.act(turn, action)
+        return self.end_turn(turn)[1]
 
     def outcome(self, state: HermeticaState) -> Outcome | None:
         if state.winner is None:
@@ -136,6 +109,41 @@ class Hermetica(Game):
             f"{SIDE[state.winner]}'s Adept entered {SIDE[other]}'s Horizon on "
             f"{state.board.name(state.win_cell)} (R-HM10)",
         )
+
+    # A turn, action by action (R-HM2): up to three actions, a spawn costing two; it may stop
+    # after any action, but not before the captured Adept has returned when it can (R-HM4). A
+    # setup ply (R-HM1) is a turn of one action, a wall or an element.
+
+    def begin_turn(self, state: HermeticaState) -> TurnSoFar:
+        return TurnSoFar(state, state, (), turn_start(state) if state.phase == "turns" else None)
+
+    def legal_actions(self, turn: TurnSoFar) -> list[Action]:
+        if turn.progress is None:
+            return [] if turn.actions else [move.actions[0] for move in listing.legal_moves(turn.before)]
+        return listing.next_actions(turn.after, turn.progress)
+
+    def act(self, turn: TurnSoFar, action: Action) -> TurnSoFar:
+        state = turn.after
+        if turn.progress is None:
+            if turn.actions:
+                raise IllegalMoveError("a setup ply is one wall or one element (R-HM1)")
+            after = (rules.draft_wall if state.phase == "walls" else rules.place_element)(state, action)
+            return TurnSoFar(turn.before, after, (action,))
+        after, progress, _ = rules.act(state, turn.progress, action, len(turn.actions) + 1)
+        return TurnSoFar(turn.before, after, (*turn.actions, action), progress)
+
+    def turn_may_end(self, turn: TurnSoFar) -> bool:
+        if turn.progress is None:
+            return bool(turn.actions)
+        return not (turn.progress.obliged and turn.progress.done == 0)
+
+    def end_turn(self, turn: TurnSoFar) -> tuple[Move, HermeticaState]:
+        if turn.progress is None:
+            return Turn(turn.actions), turn.after
+        after = replace(turn.after, plies=turn.after.plies + 1, last=turn.progress.reports)
+        return Turn(turn.actions), after
+
+    # -- 5. words -----------------------------------------------------------------------------
 
     def score(self, state: HermeticaState) -> dict[str, Any]:
         return {
@@ -175,7 +183,26 @@ class Hermetica(Game):
                 )
         return lines
 
-    # -- pictures ----------------------------------------------------------------------------
+    def move_listing(self, state: HermeticaState, after: str | None) -> dict[str, Any]:
+        """`moves`: the setup plies, or the next actions of the turn after those of `--after`."""
+        if state.phase != "turns":
+            if after is not None:
+                raise UsageError("--after lists the actions of a turn; the game is still in its setup (R-HM1)")
+            return {"moves": [str(m) for m in self.legal_moves(state)], "phase": state.phase}
+        turn = self.begin_turn(state)
+        if after is not None and after.strip():
+            for index, part in enumerate(after.split(";"), 1):
+                if not part.strip():
+                    raise NotationError("an empty action in --after: actions are separated by '; '", action=index)
+                turn = self.act(turn, parse_action(state.board, part, index))
+        return {
+            "moves": [str(a) for a in self.legal_actions(turn)],
+            "phase": "turns",
+            "spent": turn.progress.spent,
+            "turn_may_end": self.turn_may_end(turn) or turn.after.winner is not None,
+        }
+
+    # -- 6. view model ------------------------------------------------------------------------
 
     def picture(self, state: HermeticaState, last: Move | None) -> HermeticaPicture:
         return HermeticaPicture(

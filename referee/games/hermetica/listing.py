@@ -1,5 +1,5 @@
 """What may be played next in Hermetica: the legal next actions of a turn, once per distinct
-outcome (SPEC §4), the setup plies, `moves` and `moves --after`, and random legal turns.
+outcome (SPEC §4), and the setup plies.
 
 Every candidate is checked by `act` itself, so the listing cannot disagree with the rules; its
 one shortcut, `may_extend`, only skips what `act` would refuse anyway.
@@ -7,17 +7,15 @@ one shortcut, `may_extend`, only skips what `act` would refuse anyway.
 
 from __future__ import annotations
 
-import random
 from collections import deque
-from typing import Any
 
-from referee.errors import IllegalMoveError, NotationError, UsageError
+from referee.errors import IllegalMoveError
 from referee.games.base import Move
-from referee.games.hermetica.actions import Action, Shot, Slide, Spawn, Steps, Turn, WallPly, parse_action
-from referee.games.hermetica.rules import act, draft_wall
-from referee.games.hermetica.state import (
+from referee.games.hermetica.moves import Action, Shot, Slide, Spawn, Steps, Turn, WallPly
+from referee.games.hermetica.position import (
     ACTIONS_PER_TURN, ELEMENTS, SHOT_RANGE, STEPS, HermeticaState, Progress, turn_start,
 )
+from referee.games.hermetica.rules import act, draft_wall
 
 
 def may_extend(kind: str, path: tuple[tuple[str, int], ...], op: str, on_own_shield: bool) -> bool:
@@ -127,17 +125,6 @@ def _water_actions(state: HermeticaState, cell: int, legal) -> list[Action]:
     return found
 
 
-def partial_turn(state: HermeticaState, after: str) -> tuple[HermeticaState, Progress]:
-    """The position and turn progress after the actions already chosen (`moves --after`)."""
-    progress = turn_start(state)
-    for index, part in enumerate(after.split(";"), 1):
-        if not part.strip():
-            raise NotationError("an empty action in --after: actions are separated by '; '", action=index)
-        action = parse_action(state.board, part, index)
-        state, progress, _ = act(state, progress, action, index)
-    return state, progress
-
-
 def legal_moves(state: HermeticaState) -> list[Move]:
     """Setup plies in full; during play, every legal turn of a single action (a turn may
     stop after any action, R-HM2) and 'pass' when allowed: whole turns are too many to list,
@@ -164,40 +151,3 @@ def legal_moves(state: HermeticaState) -> list[Move]:
     progress = turn_start(state)
     moves = [] if progress.obliged else [Turn(())]
     return moves + [Turn((a,)) for a in next_actions(state, progress)]
-
-
-def move_listing(state: HermeticaState, after: str | None) -> dict[str, Any]:
-    """`moves`: the setup plies, or the next actions of the turn after those of `--after`."""
-    if state.phase != "turns":
-        if after is not None:
-            raise UsageError("--after lists the actions of a turn; the game is still in its setup (R-HM1)")
-        return {"moves": [str(m) for m in legal_moves(state)], "phase": state.phase}
-    progress = turn_start(state)
-    if after is not None and after.strip():
-        state, progress = partial_turn(state, after)
-    actions = next_actions(state, progress)
-    may_end = not (progress.obliged and progress.done == 0) or state.winner is not None
-    return {
-        "moves": [str(a) for a in actions],
-        "phase": "turns",
-        "spent": progress.spent,
-        "turn_may_end": may_end,
-    }
-
-
-def random_move(state: HermeticaState, rng: random.Random) -> Move:
-    """A whole random legal turn (or setup ply): random actions until the turn is spent, no
-    action is left, or a coin says stop (R-HM2 allows shorter turns)."""
-    if state.phase != "turns":
-        return rng.choice(legal_moves(state))
-    progress = turn_start(state)
-    actions: list[Action] = []
-    while progress.spent < ACTIONS_PER_TURN and state.winner is None:
-        options = next_actions(state, progress)
-        obliged = progress.obliged and progress.done == 0
-        if not options or (not obliged and rng.random() < 0.1):
-            break
-        action = rng.choice(options)
-        state, progress, _ = act(state, progress, action, None)
-        actions.append(action)
-    return Turn(tuple(actions))

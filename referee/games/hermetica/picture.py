@@ -4,11 +4,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, ClassVar
 
-from referee.games.hermetica.board import MOON, SUN, Board
-from referee.games.hermetica.state import ActionReport, Unit
+from referee.games.hermetica.board import MOON, SIDE, SUN, Board
+from referee.games.hermetica.position import ELEMENTS, UNIT_NAME, ActionReport, Unit
 from referee.picture import PieceKind
+
+# What the drawer reads: the view model, and the names of sides, units and elements.
+__all__ = ["ELEMENTS", "KINDS", "MOON", "SIDE", "SUN", "UNIT_NAME", "ActionReport", "Board",
+           "HermeticaPicture", "Unit"]
 
 KINDS = (
     PieceKind("sun", "upper case", "Sun", seat=SUN),
@@ -20,6 +24,7 @@ KINDS = (
 class HermeticaPicture:
     """The position as plain data for the Hermetica diagrams (referee.render.hermetica)."""
 
+    style: ClassVar[str] = "hermetica"  # the board style, which names the drawer (render/diagram.py)
     board: Board | None
     walls: frozenset[int] = frozenset()
     shields: dict[int, int | None] = field(default_factory=dict)

@@ -12,9 +12,9 @@ from dataclasses import replace
 
 from referee.errors import IllegalMoveError
 from referee.games.base import count
-from referee.games.hermetica.actions import Action, Shot, Slide, Spawn, Steps, WallPly
+from referee.games.hermetica.moves import Action, Shot, Slide, Spawn, Steps, WallPly
 from referee.games.hermetica.board import SIDE
-from referee.games.hermetica.state import (
+from referee.games.hermetica.position import (
     ACTIONS_PER_TURN, ELEMENTS, MAX_ELEMENTS_ON_BOARD, SHOT_RANGE, STEPS, UNIT_NAME,
     ActionReport, HermeticaState, Progress, Segment, Unit, barrier_at, describe_cell,
 )
@@ -407,7 +407,8 @@ def act(
     after, report = work.result(str(action))
     if after.position_key() == state.position_key():
         raise work.fail(f"{action} changes nothing, and an action must change something (R-HM0)")
-    progress = Progress(progress.spent + cost, progress.done + 1, progress.acted | {uid}, progress.obliged)
+    progress = Progress(progress.spent + cost, progress.done + 1, progress.acted | {uid},
+                        progress.obliged, progress.reports + (report,))
     return after, progress, report
 
 

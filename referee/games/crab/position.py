@@ -1,14 +1,13 @@
 """A position of Hermit: Small crab, big wave: the cells of a play area, the cards put into it,
-each seat's area, hand and pile, the Coast with Hermie and the Wave (R-CR2, R-CR9), and the
-`Round` move (SPEC §5)."""
+each seat's area, hand and pile, the Coast with Hermie and the Wave (R-CR2, R-CR9)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Mapping
 
-from referee.games.base import Move
 from referee.games.crab.deck import CAP, COAST, Card, Point
+from referee.games.crab.moves import Place
 
 
 @dataclass(frozen=True)
@@ -18,19 +17,6 @@ class Cell:
     symbol: str
     drift: bool
     layer: int  # the index in Area.placed of the card it belongs to
-
-
-@dataclass(frozen=True)
-class Place:
-    """One card put into a play area."""
-
-    card: int
-    x: int
-    y: int
-    rotation: int
-
-    def __str__(self) -> str:
-        return f"{self.card} {self.x},{self.y} {self.rotation}"
 
 
 @dataclass(frozen=True)
@@ -75,15 +61,3 @@ class CrabState:
             return None
         card = self.coast[self.hermie]  # slot hermie + 1
         return None if card is None else self.deck[card].beach
-
-
-@dataclass(frozen=True)
-class Round(Move):
-    """One entry: a placement per seat, in seat order (SPEC §5)."""
-
-    places: tuple[Place, ...]
-
-    def __str__(self) -> str:
-        if len(self.places) == 1:
-            return str(self.places[0])
-        return " | ".join(f"{seat}: {p}" for seat, p in enumerate(self.places, 1))

@@ -160,6 +160,7 @@ class Progress:
     done: int = 0  # actions so far
     acted: frozenset[int] = frozenset()  # units that acted or were spawned this turn
     obliged: bool = False  # the captured Adept must come back first (R-HM4)
+    reports: tuple[ActionReport, ...] = ()  # what each action did, for the diagrams
 
 
 def turn_start(state: HermeticaState) -> Progress:

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from referee.errors import NotationError
 from referee.games.base import Move
 from referee.games.hermetica.board import Board
-from referee.games.hermetica.state import ACTIONS_PER_TURN, UNIT_NAME, HermeticaState
+from referee.games.hermetica.position import ACTIONS_PER_TURN, UNIT_NAME, HermeticaState
 
 
 @dataclass(frozen=True)

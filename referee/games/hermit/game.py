@@ -1,112 +1,30 @@
-"""Hermit (Phil Leduc 2020): drop stones so that every group of your colour has 1, 3 or 5
-stones; most groups wins (R-HE1…R-HE5). Passing is never a choice (R-G3).
-"""
+"""Hermit behind the referee's hooks: drop stones so that every group of your colour has 1, 3
+or 5 stones; most groups wins (R-HE1…R-HE5). Passing is never a choice (R-G3)."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
-from functools import cached_property
+from dataclasses import replace
 from typing import Any, Mapping
 
-from referee.errors import IllegalMoveError, NotationError
-from referee.games.base import CanAct, Game, Move, Option, Outcome, Pass, count
+from referee.errors import IllegalMoveError
+from referee.games.base import Game, Move, Option, Outcome, Pass, count
+from referee.games.hermit.moves import Drop, parse_move
+from referee.games.hermit.position import HermitState
 from referee.geometry import hexhex_grid, square_grid
 from referee.geometry.grid import Grid
 from referee.picture import Picture, PieceKind
 
-ALLOWED_SIZES = (1, 3, 5)  # R-HE3
 KINDS = (PieceKind("b", "X", "seat 1", seat=1), PieceKind("w", "O", "seat 2", seat=2))
 SEAT_KIND = {1: "b", 2: "w"}
 SIZE_LIMITS = {"square": (7, 5, 9), "hex": (5, 3, 7)}  # default, smallest, largest (R-HE1)
 
 
-@dataclass(frozen=True)
-class Drop(Move):
-    cell: int
-    cell_name: str
-
-    def __str__(self) -> str:
-        return self.cell_name
-
-
-@dataclass(frozen=True)
-class HermitState:
-    grid: Grid
-    centre: int | None  # the cell the first stone may not take (R-HE2)
-    stones: tuple[int, ...]  # per cell: 0 empty, else the seat owning the stone
-    left: tuple[int, int]  # stones in hand, seats 1 and 2
-    turn: int = 1  # whose turn it is by alternation, before any pass
-    last_placer: int | None = None
-
-    @cached_property
-    def _groups(self) -> tuple[list[int], list[list[int]]]:
-        """Each cell's group id (−1 when empty) and each group's cells, once per position."""
-        return self.grid.component_labels(self.stones)
-
-    def size_after(self, seat: int, cell: int) -> int:
-        """The size of the seat's group holding a stone dropped on `cell` (R-HE3), counted from
-        the cell: groups have at most 5 stones, so this is cheaper than labelling the board."""
-        stones, neighbours = self.stones, self.grid.neighbours
-        seen, todo = {cell}, [cell]
-        while todo:
-            for nb in neighbours[todo.pop()]:
-                if stones[nb] == seat and nb not in seen:
-                    seen.add(nb)
-                    todo.append(nb)
-        return len(seen)
-
-    def broken_rule(self, seat: int, cell: int) -> str | None:
-        """The rule a drop of `seat` on `cell` breaks ("occupied", "no stones", "centre" or
-        "size"), or None when it may drop: the one check of a drop. The search asks it as it is
-        (a replay asks it of every empty cell at a pass); `why_not` puts it into words."""
-        if self.stones[cell]:
-            return "occupied"
-        if self.left[seat - 1] == 0:
-            return "no stones"  # R-HE1
-        if self.last_placer is None and cell == self.centre:
-            return "centre"  # R-HE2
-        if self.size_after(seat, cell) not in ALLOWED_SIZES:
-            return "size"  # R-HE3
-        return None
-
-    def why_not(self, seat: int, cell: int) -> str | None:
-        """Why `seat` may not drop on `cell`, or None when it may."""
-        broken = self.broken_rule(seat, cell)
-        if broken is None:
-            return None
-        name = self.grid.name(cell)
-        if broken == "occupied":
-            return f"{name} is occupied"
-        if broken == "no stones":
-            return f"seat {seat} has no stones left (R-HE1)"
-        if broken == "centre":
-            return f"the first stone may not go on the centre {name} (R-HE2)"
-        size = self.size_after(seat, cell)  # the rule left: the size of the group (R-HE3)
-        return f"{name} would make a group of {size} (R-HE3: groups have 1, 3 or 5 stones)"
-
-    def legal_cells(self, seat: int) -> list[int]:
-        return [c for c in self.grid if self.broken_rule(seat, c) is None]
-
-    @cached_property
-    def can_place(self) -> CanAct:
-        """Seat → whether it can place anywhere (R-HE1…R-HE4)."""
-        return CanAct(lambda seat: any(self.broken_rule(seat, cell) is None for cell in self.grid))
-
-    def group_counts(self, seat: int) -> dict[str, int]:
-        mine = [len(cells) for cells in self._groups[1] if self.stones[cells[0]] == seat]
-        return {
-            "groups": len(mine),
-            "hermits": mine.count(1),
-            "threes": mine.count(3),
-            "fives": mine.count(5),
-        }
-
-
 class Hermit(Game):
+    # -- 1. metadata and options --------------------------------------------------------------
+
     id = "hermit"
     name = "Hermit"
     credit = "Phil Leduc 2020"
-    rules = "hermit-leduc.txt"
     options = (
         Option("board", "square", "the board: square (orthogonal) or hex (hex-hex)", choices=("square", "hex")),
         Option("size", 7, "cells per side: square 5–9 (default 7), hex 3–7 (default 5)", 3, 9),
@@ -122,10 +40,7 @@ class Hermit(Game):
         resolved["size"] = size_option.check(given["size"], lo, hi) if "size" in given else default
         return {"board": resolved["board"], "size": resolved["size"], "stones": resolved["stones"]}
 
-    def _grid(self, options: Mapping[str, Any]) -> Grid:
-        if options["board"] == "hex":
-            return hexhex_grid(options["size"])
-        return square_grid(options["size"])
+    # -- 2. setup -----------------------------------------------------------------------------
 
     def start(self, options: Mapping[str, Any], setup: Mapping[str, Any]) -> HermitState:
         grid = self._grid(options)
@@ -133,14 +48,30 @@ class Hermit(Game):
             grid, grid.centre_cell, (0,) * len(grid), (options["stones"], options["stones"])
         )
 
+    def _grid(self, options: Mapping[str, Any]) -> Grid:
+        if options["board"] == "hex":
+            return hexhex_grid(options["size"])
+        return square_grid(options["size"])
+
+    # -- 3. moves -----------------------------------------------------------------------------
+
     def parse(self, state: HermitState, text: str) -> Move:
-        word = text.strip().lower()
-        if word == "pass":
-            return Pass()
-        cell = state.grid.cell(word)
-        if cell is None:
-            raise NotationError(f"expected a cell of this board such as {state.grid.name(0)}, or 'pass'")
-        return Drop(cell, state.grid.name(cell))
+        return parse_move(state.grid, text)
+
+    # -- 4. play ------------------------------------------------------------------------------
+
+    def to_move(self, state: HermitState) -> int | None:
+        if state.can_place[state.turn]:
+            return state.turn
+        if state.can_place[3 - state.turn]:
+            return 3 - state.turn
+        return None
+
+    def legal_moves(self, state: HermitState) -> list[Move]:
+        seat = self.to_move(state)
+        if seat is None:
+            return []
+        return [Drop(c, state.grid.name(c)) for c in state.legal_cells(seat)]
 
     def apply(self, state: HermitState, move: Move) -> HermitState:
         seat = state.turn
@@ -169,25 +100,6 @@ class Hermit(Game):
             state, stones=tuple(stones), left=tuple(left), turn=3 - seat, last_placer=seat
         )
 
-    def legal_moves(self, state: HermitState) -> list[Move]:
-        seat = self.to_move(state)
-        if seat is None:
-            return []
-        return [Drop(c, state.grid.name(c)) for c in state.legal_cells(seat)]
-
-    def to_move(self, state: HermitState) -> int | None:
-        if state.can_place[state.turn]:
-            return state.turn
-        if state.can_place[3 - state.turn]:
-            return 3 - state.turn
-        return None
-
-    def mover(self, state: HermitState, move: Move) -> int:
-        return state.turn if isinstance(move, Pass) else self.to_move(state)
-
-    def must_pass(self, state: HermitState) -> bool:
-        return not state.can_place[state.turn] and state.can_place[3 - state.turn]
-
     def outcome(self, state: HermitState) -> Outcome | None:
         # The seat to move first: after most plies it is known to place without a search.
         if state.can_place[state.turn] or state.can_place[3 - state.turn]:
@@ -209,6 +121,14 @@ class Hermit(Game):
         last = state.last_placer
         return Outcome((last,), "; ".join([*ties, f"seat {last} placed the last stone"]))
 
+    def mover(self, state: HermitState, move: Move) -> int:
+        return state.turn if isinstance(move, Pass) else self.to_move(state)
+
+    def must_pass(self, state: HermitState) -> bool:
+        return not state.can_place[state.turn] and state.can_place[3 - state.turn]
+
+    # -- 5. words -----------------------------------------------------------------------------
+
     def score(self, state: HermitState) -> dict[str, Any]:
         return {str(seat): state.group_counts(seat) for seat in (1, 2)}
 
@@ -225,6 +145,8 @@ class Hermit(Game):
         stuck = [seat for seat in (1, 2) if not state.can_place[seat]]
         lines += [f"Seat {seat} cannot place." for seat in stuck]
         return lines
+
+    # -- 6. view model ------------------------------------------------------------------------
 
     def picture(self, state: HermitState, last: Move | None) -> Picture:
         pieces = {c: SEAT_KIND[v] for c, v in enumerate(state.stones) if v}
