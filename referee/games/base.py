@@ -154,7 +154,8 @@ class Game(ABC):
     3. moves                  `parse` (text → move); `str(move)` is the canonical notation
     4. play                   `to_move`, `legal_moves`, `apply`, `outcome`, `returns`,
                               `must_pass`, `mover`; a turn action by action: `begin_turn`,
-                              `legal_actions`, `act`, `turn_may_end`, `end_turn`
+                              `legal_actions`, `act`, `turn_may_end`, `end_turn`; for a
+                              search, `random_move`, `playout`, `evaluate`
     5. words                  `score`, `status_extra`, `status_lines`, `final_status_lines`,
                               `move_listing`
     6. view model             `picture`, `blank_picture`
@@ -287,6 +288,22 @@ class Game(ABC):
     def end_turn(self, turn: TurnSoFar) -> tuple[Move, Any]:
         """The whole turn as one record entry, and the position after it."""
         return turn.actions[0], turn.after
+
+    def playout(self, state: Any, rng: random.Random, limit: int = 1000) -> tuple[float, ...]:
+        """Random legal moves from `state` until the game ends, or for `limit` plies at most:
+        then what the game is worth to each seat, by `returns`, or by `evaluate` when cut short.
+        What a search asks of a position it has not yet looked into. This plays the hooks
+        above move by move; a game may give a faster path to the same distribution of ends."""
+        for _ in range(limit):
+            if self.outcome(state) is not None:
+                return self.returns(state)
+            state = self.apply(state, self.random_move(state, rng))
+        return self.returns(state) if self.outcome(state) is not None else self.evaluate(state)
+
+    def evaluate(self, state: Any) -> tuple[float, ...]:
+        """A guess, without looking ahead, of what an unfinished position is worth to each seat
+        (each between 0 and 1), for a playout cut short. Knowing nothing: even."""
+        return (0.5, 0.5)
 
     def random_move(self, state: Any, rng: random.Random) -> Move:
         """A legal move chosen at random, action by action, for property tests and sample

@@ -1,0 +1,199 @@
+"""Monte Carlo tree search over any game's hooks (games/base.py, section 4): UCT, with
+progressive widening where a position offers more actions than the search can try.
+
+A node is a decision: a turn so far (`TurnSoFar`) and the seat that decides. In most games a
+decision is a whole move; where a turn is several actions (Hermetica), each action is a
+decision of the same seat and "end the turn here" is one more. The tree never builds a whole
+turn's list of moves: it asks the game for the next actions only.
+
+Deterministic under a seed when limited by iterations; a time limit stops it wherever the
+clock says. One core, no threads.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass
+from typing import Any
+
+from referee.games.base import Game, Move, TurnSoFar
+
+END = "end of turn"  # the action that ends a turn that may end (R-HM2's shorter turns)
+
+# UCT's exploration constant for values between 0 and 1. Larger explores more.
+EXPLORATION = 0.8
+# Progressive widening: a node with n visits considers at most WIDEN * n ** WIDEN_POWER of its
+# actions (at least one), taken in a random order fixed when the node is made.
+WIDEN, WIDEN_POWER = 2.0, 0.5
+
+
+class Node:
+    """One decision in the tree, and what the search has learnt of it."""
+
+    __slots__ = ("turn", "seat", "action", "untried", "children", "visits", "value", "ended")
+
+    def __init__(self, action: Any, turn: TurnSoFar | None, seat: int | None,
+                 ended: tuple[float, ...] | None = None):
+        self.action = action  # what the parent's seat did to get here
+        self.turn = turn  # the decision here (None once the game is over)
+        self.seat = seat  # the seat deciding here
+        self.ended = ended  # the game's returns where it is over
+        self.untried: list[Any] | None = None  # actions not yet made children, shuffled
+        self.children: list[Node] = []
+        self.visits = 0
+        self.value = 0.0  # the sum of the returns of the parent's seat through this node
+
+    def mean(self) -> float:
+        return self.value / self.visits if self.visits else 0.0
+
+
+@dataclass(frozen=True)
+class Found:
+    """What a search found: the move for the seat to move (a whole turn), its value for that
+    seat (0–1, the mean of the playouts through it), how often it was tried, the line of play
+    the search expects (moves in canonical notation, this one first), and what it cost."""
+
+    move: Move
+    seat: int
+    value: float
+    visits: int
+    line: tuple[str, ...]
+    iterations: int
+    seconds: float
+
+
+class Search:
+    """A tree grown from one position of one game, iteration by iteration."""
+
+    def __init__(self, game: Game, state: Any, seed: int = 0, exploration: float = EXPLORATION):
+        if game.outcome(state) is not None:
+            raise ValueError("the game is over: there is no move to find")
+        self.game = game
+        self.rng = random.Random(seed)
+        self.exploration = exploration
+        self.root = self._node(None, game.begin_turn(state))
+        self.iterations = 0
+
+    # -- growing the tree --------------------------------------------------------------------
+
+    def run(self, seconds: float | None = None, iterations: int | None = None) -> Found:
+        """Search for `seconds` of wall time or `iterations` more iterations, whichever ends
+        first (at least one iteration), and say what was found."""
+        if seconds is None and iterations is None:
+            raise ValueError("a search needs a limit: seconds, iterations or both")
+        began = time.perf_counter()
+        deadline = began + seconds if seconds is not None else math.inf
+        left = iterations if iterations is not None else math.inf
+        while True:
+            self.iterate()
+            left -= 1
+            if left <= 0 or time.perf_counter() >= deadline:
+                break
+        return self.found(time.perf_counter() - began)
+
+    def iterate(self) -> None:
+        """Select down the tree, add one node, play it out, and back the result up."""
+        node, path = self.root, [self.root]
+        while node.ended is None:
+            child = self._expand(node)
+            if child is not None:
+                path.append(child)
+                node = child
+                break
+            node = self._select(node)
+            path.append(node)
+        values = node.ended if node.ended is not None else self._playout(node)
+        for parent, child in zip(path, path[1:]):
+            child.visits += 1
+            child.value += values[parent.seat - 1]
+        self.root.visits += 1
+        self.iterations += 1
+
+    def _node(self, action: Any, turn: TurnSoFar) -> Node:
+        """The node reached by `action`: a decision within the same turn, or, once the turn
+        has ended, the next seat's first decision or the end of the game."""
+        game = self.game
+        if action is not END and turn.actions:
+            actions = game.legal_actions(turn)
+            if actions:
+                node = Node(action, turn, game.to_move(turn.before))
+                node.untried = self._order(actions, game.turn_may_end(turn))
+                return node
+        if action is END or turn.actions:
+            after = game.end_turn(turn)[1]
+            if game.outcome(after) is not None:
+                return Node(action, None, None, ended=game.returns(after))
+            turn = game.begin_turn(after)
+        node = Node(action, turn, game.to_move(turn.before))
+        node.untried = self._order(game.legal_actions(turn), game.turn_may_end(turn))
+        return node
+
+    def _order(self, actions: list[Any], may_end: bool) -> list[Any]:
+        actions = list(actions)
+        self.rng.shuffle(actions)
+        if may_end:
+            actions.append(END)  # tried last: most turns gain by acting
+        return actions
+
+    def _expand(self, node: Node) -> Node | None:
+        """A new child of `node`, if progressive widening allows one more."""
+        if not node.untried:
+            return None
+        allowed = max(1, int(WIDEN * node.visits ** WIDEN_POWER))
+        if len(node.children) >= allowed:
+            return None
+        action = node.untried.pop()
+        turn = node.turn if action is END else self.game.act(node.turn, action)
+        child = self._node(action, turn)
+        node.children.append(child)
+        return child
+
+    def _select(self, node: Node) -> Node:
+        """The child with the best upper confidence bound (UCT)."""
+        log_n = math.log(node.visits or 1)
+        c = self.exploration
+        return max(node.children, key=lambda ch: ch.value / ch.visits + c * math.sqrt(log_n / ch.visits))
+
+    def _playout(self, node: Node) -> tuple[float, ...]:
+        """Finish the turn at random, then play the game out at random (the game's playout)."""
+        game, rng, turn = self.game, self.rng, node.turn
+        if turn.actions:  # a turn under way: random actions, stopping early now and then
+            while actions := game.legal_actions(turn):
+                if game.turn_may_end(turn) and rng.random() < 0.1:
+                    break
+                turn = game.act(turn, rng.choice(actions))
+            after = game.end_turn(turn)[1]
+        else:
+            after = turn.before
+        return game.playout(after, rng)
+
+    # -- reading the tree --------------------------------------------------------------------
+
+    def found(self, seconds: float = 0.0) -> Found:
+        """The most visited turn from the root, its value, and the line the search expects."""
+        move, last = self._best_turn(self.root)
+        line = [str(move)]
+        node = last
+        while node.turn is not None and node.children and len(line) < 4:
+            following, node = self._best_turn(node)
+            line.append(str(following))
+        return Found(move, self.root.seat, last.mean(), last.visits, tuple(line),
+                     self.iterations, seconds)
+
+    def _best_turn(self, start: Node) -> tuple[Move, Node]:
+        """The most visited turn from `start`, a node where a turn begins, and the node it
+        leads to. A turn whose later actions the search never tried ends where it may, or
+        goes on by the actions in the order the search would have tried them."""
+        node, turn = start, start.turn
+        while True:
+            if not node.children:  # not looked into: finish the turn without the tree
+                while not self.game.turn_may_end(turn):
+                    turn = self.game.act(turn, next(a for a in reversed(node.untried) if a is not END))
+                return self.game.end_turn(turn)[0], node
+            node = max(node.children, key=lambda child: child.visits)
+            if node.action is not END:
+                turn = self.game.act(turn, node.action)
+            if node.action is END or node.turn is None or not node.turn.actions:
+                return self.game.end_turn(turn)[0], node
