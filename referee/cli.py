@@ -124,6 +124,7 @@ def new_command(
     clock: Optional[str] = typer.Option(None, "--clock", metavar="CONTROL", help="A time control: 10/50d (10 moves in 50 days) or 3d+1d/30d (a bank of 3 days, 1 more a move, at most 30)."),
     leave: Optional[float] = typer.Option(None, "--leave", metavar="DAYS", help="Days of leave each seat may take (with --clock)."),
     force: bool = typer.Option(False, "--force", help="Replace FILE if it exists."),
+    winnable: bool = typer.Option(False, "--winnable", help="crab: deal only a deal the solver proves winnable (the seed that gave it is recorded)."),
 ) -> None:
     """Start a game: write a new record and print the empty board.
 
@@ -132,8 +133,10 @@ def new_command(
     from referee import diagrams, play  # drawing: see the top
 
     options, names, keys = option_values(option), player_names(player), player_keys(key)
-    game = play.new_game(game_name, options, names, keys, output, force, clock, leave)
+    game = play.new_game(game_name, options, names, keys, output, force, clock, leave, winnable)
     typer.echo(diagrams.text_diagram(game), nl=False)
+    if winnable:
+        typer.echo(f"Seed {game.record.options['seed']}: a deal the solver proves winnable.")
 
 
 @app.command("move")
@@ -291,6 +294,23 @@ def status_command(
         return
     for line in reports.status_lines(play):
         typer.echo(line)
+
+
+@app.command("solve")
+@_guard
+def solve_command(
+    file: str = typer.Argument(..., metavar="FILE", help="The record file (a crab game)."),
+    seconds: float = typer.Option(3.0, "--seconds", metavar="S", help="Search for at most S seconds (0.1–600)."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """Whether the crab game can still be won from the record's position, over its known deal:
+    a winning line (every remaining round, ready for `move`), a proof of loss, or unknown when
+    S seconds were not enough. Never writes the record.
+
+    Example: referee solve crab.toml --seconds 10
+    """
+    report = reports.solve(file, seconds)
+    typer.echo(json.dumps(report) if as_json else "\n".join(reports.solve_lines(report)))
 
 
 @app.command("history")

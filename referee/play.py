@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import datetime as dt
 import os
-from typing import Mapping, NamedTuple
+from typing import Any, Mapping, NamedTuple
 
 from referee.choices import data_files, game_named, game_options, game_players, seat_named
 from referee.clock import Control, now
 from referee.errors import UsageError
+from referee.games import Game
+from referee.games.base import count
 from referee.files import STDIN, check_output, locked, write_atomic
 from referee.keys import private_key
 from referee.diagrams import svg_diagram
@@ -26,12 +28,15 @@ from referee.turn import take_turn
 
 def new_game(game_name: str, options_given: Mapping[str, str] | None, names: list[tuple[int, str]] | None,
              keys: list[tuple[int, str]] | None, output: str, force: bool, clock: str | None = None,
-             leave: float | None = None) -> Replay:
+             leave: float | None = None, winnable: bool = False) -> Replay:
     """Write a new record: the game, its options (`-O` values), players ((seat, name) and
     (seat, public key) pairs) and [setup] (the data files' content and a deal, for games that
-    deal), and its [clock] when one is asked for, started now. Returns the empty game."""
+    deal), and its [clock] when one is asked for, started now. Returns the empty game.
+    `winnable`: a deal the solver proves winnable from the start (SPEC §10)."""
     game = game_named(game_name)
     options = game_options(game, options_given)
+    if winnable and game.id != "crab":
+        raise UsageError(f"--winnable is for crab, whose record holds its deal; not {game.name}")
     players = game_players(game, options, names, keys)
     clock_table = None
     if leave is not None and clock is None:
@@ -47,7 +52,11 @@ def new_game(game_name: str, options_given: Mapping[str, str] | None, names: lis
     files = data_files(game, options)
     try:
         # 63 random bits for games that shuffle (the os module is loaded anyway; secrets is not).
-        setup = game.new_setup(options, files, int.from_bytes(os.urandom(8), "big") >> 1)
+        entropy = int.from_bytes(os.urandom(8), "big") >> 1
+        if winnable:
+            options, setup = _winnable(game, options, files, entropy)
+        else:
+            setup = game.new_setup(options, files, entropy)
     except ValueError as exc:
         raise UsageError(str(exc)) from None
     # SPEC §9: a random identity, sealed in digest 0, so no ply can be carried into another game.
@@ -55,6 +64,21 @@ def new_game(game_name: str, options_given: Mapping[str, str] | None, names: lis
                     clock=clock_table)
     write_atomic(output, record.to_toml(), force=True)
     return start(record)
+
+
+def _winnable(game: Game, options: dict[str, Any], files: dict[str, Any], entropy: int):
+    """The options with the seed of a deal proven winnable, and its [setup]: seeds tried in
+    turn from the one given (or drawn), up to a bound in time (then exit 2: asked for what it
+    could not find, no rule broken)."""
+    from referee.engine.solver import HUNT_SECONDS, winnable_deal  # the solver: only here
+
+    hunt = winnable_deal(game, options, files, options.get("seed", entropy))
+    if hunt.seed is None:
+        again = "another -O seed" if "seed" in options else "again"
+        raise UsageError(f"--winnable: no deal proven winnable within {HUNT_SECONDS:g} s "
+                         f"({count(hunt.tried, 'deal')}, seeds {hunt.first}…{hunt.last}); try {again}, "
+                         f"or without --winnable")
+    return {**options, "seed": hunt.seed}, hunt.setup
 
 
 class Turn(NamedTuple):

@@ -14,7 +14,8 @@ from typing import Any, Iterator, NamedTuple
 from referee import seal
 from referee.archive import internal_error, judge_each
 from referee.clock import now, report as clock_report
-from referee.errors import RefereeError
+from referee.errors import IllegalMoveError, RefereeError, UsageError
+from referee.games.base import count
 from referee.files import read_input
 from referee.keys import check_signatures, signature_note
 from referee.record import parse_record, read_record, toml_datetime
@@ -89,6 +90,48 @@ def _wrap(words: list[str], width: int = 78) -> str:
             line = ""
         line = f"{line}, {word}" if line else word
     return "\n".join(lines + [line])
+
+
+def solve(path: str, seconds: float) -> dict[str, Any]:
+    """`solve --json` (SPEC §10): whether the crab game can still be won from the record's
+    position, with a winning line, a proof of loss, or null when `seconds` ran out."""
+    from referee.engine.solver import SOLVABLE, solve as solve_within  # the solver: only here
+
+    if not 0.1 <= seconds <= 600:
+        raise UsageError(f"--seconds must be 0.1–600, not {seconds}")
+    play = load(path)
+    if play.game.id not in SOLVABLE:
+        raise UsageError(f"{path}: solve is for games with a known deal and no opponent "
+                         f"({', '.join(SOLVABLE)}), not {play.game.id}")
+    if play.outcome() is not None:
+        raise IllegalMoveError(f"the game is over ({play.result_sentence()}): nothing to solve",
+                               file=play.record.path)
+    found, took = solve_within(play.state, seconds)
+    report: dict[str, Any] = {"winnable": found.winnable}
+    if found.winnable:
+        report |= {"line": list(found.line), "rounds": len(found.line)}
+    return report | {"searched": found.searched, "seconds": round(took, 2)}
+
+
+def solve_lines(report: dict[str, Any]) -> list[str]:
+    """`solve` in words, wrapped to a mail's width."""
+    searched = f"{report['searched']:,} positions searched in {report['seconds']:g} s"
+    if report["winnable"] is None:
+        return [f"Unknown: not settled in time ({searched}); more --seconds may settle it."]
+    if not report["winnable"]:
+        return [f"Not winnable: every way on loses ({searched})."]
+    line, rounds = report["line"], count(report["rounds"], "round")
+    if any(" | " in r for r in line):  # a cooperative round is long: one a line
+        return [f"Winnable in {rounds} ({searched}), round by round:"] + [
+            f"{n:>3}. {r}" for n, r in enumerate(line, 1)]
+    words = [f"play {line[0]}"] + [f"then {line[1]}"] * (len(line) > 1) + line[2:]
+    words = [w + "," for w in words[:-1]] + [f"{words[-1]} ({rounds};", f"{searched})."]
+    lines = ["Winnable:"]
+    for word in words:
+        if len(lines[-1]) + 1 + len(word) > 78:
+            lines.append(" ")
+        lines[-1] += " " + word
+    return lines
 
 
 def history(play: Replay) -> dict[str, Any]:

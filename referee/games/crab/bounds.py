@@ -76,18 +76,21 @@ def counts_hopeless(task: str, coast: tuple[int | None, ...], hermie: int, wave:
 
 
 def rounds_possible(coast: tuple[int | None, ...], hermie: int, cards: int) -> int:
-    """The most rounds seat 1 can still play with `cards` in hand and pile: after k more rounds
-    Hermie stands at most k slots on, and draws only from the Coast slots left of him."""
+    """The most rounds seat 1 can still play with `cards` in hand and pile: the Coast slots
+    left of Hermie may be drawn from the next Phase 1 on, and after k more rounds he stands at
+    most k slots further on, drawing only from the slots left of him."""
     rounds = 0
     counted = 0  # the Coast slots (1-based) counted so far
-    while cards > 0:
-        cards -= 1
-        rounds += 1
-        reach = min(hermie + rounds - 1, LAST_DRAWN_SLOT)  # drawable after this round
+    reach = min(hermie - 1, LAST_DRAWN_SLOT)
+    while True:
         while counted < reach:
             counted += 1
             cards += coast[counted - 1] is not None
-    return rounds
+        if cards <= 0:
+            return rounds
+        cards -= 1
+        rounds += 1
+        reach = min(hermie + rounds - 1, LAST_DRAWN_SLOT)  # drawable after this round
 
 
 def standing_rounds(cards: Cards, shared: Shared, seats: tuple[Seat, ...]) -> int:

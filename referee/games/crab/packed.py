@@ -53,6 +53,7 @@ class Turned:
     height: int
     cells: tuple[tuple[int, int], ...]  # (offset, code)
     inside: frozenset[int]  # the offsets of its cells
+    offsets: tuple[int, ...]
     caps: int
     pools: frozenset[int]  # offsets of its pools
     # R-CR6: two adjacent pools (identical pattern symbols) within the card itself; else the
@@ -83,6 +84,7 @@ def turned(card: Card, rotation: int) -> Turned:
                 triples.add(tuple(_offset(x0 + i * sx, y0 + i * sy) for i in range(3)))
     return Turned(
         card.id, rotation, width, height, tuple(sorted(codes.items())), frozenset(inside),
+        tuple(sorted(inside)),
         sum(1 for c in codes.values() if c == CAP_CODE), pools, pool_pair, pool_out,
         same_pair, same_out, tuple(sorted(triples)),
     )
@@ -179,6 +181,7 @@ class Placement:
     same: bool
     caps: int
     danced: bool
+    near: int = 0  # lines of the pattern this placement leaves one empty cell short of
 
     def text(self) -> str:
         x, y = unpack(self.at)
@@ -190,9 +193,7 @@ def placements(cards: Cards, seat: Seat, task: str, pattern: tuple[int, ...], co
     """Every legal placement of the seat (R-CR4, R-CR8), card by card, rotation, then cell;
     with `moving_only`, only those that recreate the pattern (R-CR5)."""
     cells = seat.cells
-    frontier = set(cells)
-    for p in cells:
-        frontier.update((p + 1, p - 1, p + ROW, p - ROW))
+    frontier: set[int] = set()  # the cells a card must cover one of: the cards and beside them
     by_symbol: dict[int, list[int]] = {}
     if moving_only:
         for p, code in cells.items():
@@ -200,9 +201,15 @@ def placements(cards: Cards, seat: Seat, task: str, pattern: tuple[int, ...], co
     out = []
     for card in seat.hand:
         for turn in cards.turns[card]:
-            offsets = [o for o, _ in turn.cells]
+            offsets = turn.offsets
             needs = cards.needs(turn, pattern)
+            if moving_only and not needs:
+                continue
             if not moving_only or any(not need.outside for need in needs):
+                if not frontier:
+                    frontier.update(cells)
+                    for p in cells:
+                        frontier.update((p + 1, p - 1, p + ROW, p - ROW))
                 spots = {f - o for f in frontier for o in offsets}
             else:
                 # A recreating placement shows one of the symbols its triple needs outside the
@@ -217,7 +224,7 @@ def placements(cards: Cards, seat: Seat, task: str, pattern: tuple[int, ...], co
     return out
 
 
-def _place(seat: Seat, turn: Turned, at: int, offsets: list[int], needs: tuple[Need, ...],
+def _place(seat: Seat, turn: Turned, at: int, offsets: tuple[int, ...], needs: tuple[Need, ...],
            task: str, coop: bool) -> Placement | None:
     cells = seat.cells
     caps = symbols = 0
@@ -236,15 +243,22 @@ def _place(seat: Seat, turn: Turned, at: int, offsets: list[int], needs: tuple[N
         x0, y0, x1, y1 = seat.box
         if max(x1, x + turn.width - 1) - min(x0, x) >= SANDCASTLE or max(y1, y + turn.height - 1) - min(y0, y) >= SANDCASTLE:
             return None
-    found, drift, in_pattern = False, -1, set()
+    found, drift, in_pattern, near = False, -1, set(), 0
     for need in needs:
         d = need.drift
+        open_cells = 0
         for o, symbol in need.outside:
-            code = cells.get(at + o, BLANK_CODE)
-            if code & SYMBOL_MASK != symbol:
+            code = cells.get(at + o)
+            if code is None:
+                open_cells += 1
+            elif code & SYMBOL_MASK != symbol:
                 break
-            d += code >> 3
+            else:
+                d += code >> 3
         else:
+            if open_cells:
+                near += open_cells == 1  # one card more, one symbol more, may finish it
+                continue
             found = True
             drift = max(drift, d)
             if coop:
@@ -259,7 +273,7 @@ def _place(seat: Seat, turn: Turned, at: int, offsets: list[int], needs: tuple[N
         else:
             same = turn.same_pair or any(cells.get(at + o, BLANK_CODE) & SYMBOL_MASK == s for o, s in turn.same_out)
     danced = seat.danced or (task == "crab-dance" and bool(turn.pools) and _three_pools(seat, turn, at))
-    return Placement(turn, at, found, drift, pools, same, seat.caps - caps + turn.caps, danced)
+    return Placement(turn, at, found, drift, pools, same, seat.caps - caps + turn.caps, danced, near)
 
 
 def _same_in(turn: Turned, at: int, cells: Mapping[int, int], pattern: set[int]) -> bool:

@@ -137,13 +137,16 @@ class Search:
                 yield plays, verdict, hermie, wave
                 return
             if verdict != LOST and (standing or hermie > shared.hermie):
-                first.append((hermie == shared.hermie, wave - hermie, len(first), plays, hermie, wave))
-        first.sort(key=lambda t: t[:3])
-        for _, _, _, plays, hermie, wave in first:
+                caps = sum(p.caps >= 2 for p in plays)
+                first.append((hermie == shared.hermie, wave - hermie, caps, len(first), plays, hermie, wave))
+        first.sort(key=lambda t: t[:4])
+        for *_, plays, hermie, wave in first:
             yield plays, None, hermie, wave
         if not standing or (self.prune and self._standing_hopeless(shared, seats)):
             return
-        options = [placements(self.cards, s, self.task, pattern, coop) for s in seats]
+        # Placements that keep the hand limit at 2 first: more cards to choose from next.
+        options = [sorted(placements(self.cards, s, self.task, pattern, coop), key=lambda p: (p.caps >= 2, -p.near))
+                   for s in seats]
         for plays in itertools.product(*options):
             if all(p.found for p in plays):
                 continue

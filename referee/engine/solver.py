@@ -1,0 +1,58 @@
+"""Exact solving against the clock (SPEC §10 `solve`, `new --winnable`): the crab game's exact
+search over its known deal (referee/games/crab/solver.py, which keeps no clock) given a time
+budget, and the search for a deal it proves winnable from the start.
+
+Only the crab game has a deal fixed in its record and no opponent, so only it can be solved.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any, Mapping, NamedTuple
+
+from referee.games.base import Game
+from referee.games.crab.solver import Solution, solve as exact
+
+SOLVABLE = ("crab",)
+# `new --winnable`: each deal gets this many positions (not seconds, so that a seed deals the
+# same game on every machine), and the hunt stops after this many seconds in all.
+DEAL_POSITIONS = 4000
+HUNT_SECONDS = 60.0
+TOML_INT = 2**63 - 1 - 10**6
+
+
+def solve(state: Any, seconds: float) -> tuple[Solution, float]:
+    """The solver's answer for `state` within `seconds`, and the seconds it took."""
+    began = time.monotonic()
+    deadline = began + seconds
+    found = exact(state, lambda: time.monotonic() >= deadline)
+    return found, time.monotonic() - began
+
+
+class Hunt(NamedTuple):
+    """What `winnable_deal` found: the seed of a deal proven winnable and its [setup] (both
+    None when none was found in time), and the seeds tried, first to last."""
+
+    seed: int | None
+    setup: dict[str, Any] | None
+    tried: int
+    first: int
+    last: int
+
+
+def winnable_deal(game: Game, options: Mapping[str, Any], files: Mapping[str, Mapping[str, Any]],
+                  first: int, positions: int = DEAL_POSITIONS, seconds: float = HUNT_SECONDS) -> Hunt:
+    """Deal with seeds first, first + 1, … until the solver proves a deal winnable from the
+    start within `positions`, or `seconds` have passed. Raises ValueError for a bad deck."""
+    stop = time.monotonic() + seconds
+    step = 1 if first < TOML_INT else -1  # a record's integers are 64-bit (TOML)
+    seed, tried = first, 0
+    while time.monotonic() < stop:
+        seed = first + step * tried
+        tried += 1
+        dealt = {**options, "seed": seed}
+        setup = game.new_setup(dealt, files, seed)
+        found = exact(game.start(dealt, setup), lambda: time.monotonic() >= stop, positions)
+        if found.winnable:
+            return Hunt(seed, setup, tried, first, seed)
+    return Hunt(None, None, tried, first, seed)
