@@ -41,10 +41,12 @@ class Hunt(NamedTuple):
 
 
 def winnable_deal(game: Game, options: Mapping[str, Any], files: Mapping[str, Mapping[str, Any]],
-                  first: int, positions: int = DEAL_POSITIONS, seconds: float = HUNT_SECONDS) -> Hunt:
+                  first: int, positions: int | None = None, seconds: float | None = None) -> Hunt:
     """Deal with seeds first, first + 1, … until the solver proves a deal winnable from the
-    start within `positions`, or `seconds` have passed. Raises ValueError for a bad deck."""
-    stop = time.monotonic() + seconds
+    start within `positions` (DEAL_POSITIONS), or `seconds` (HUNT_SECONDS) have passed.
+    Raises ValueError for a bad deck."""
+    positions = DEAL_POSITIONS if positions is None else positions
+    stop = time.monotonic() + (HUNT_SECONDS if seconds is None else seconds)
     step = 1 if first < TOML_INT else -1  # a record's integers are 64-bit (TOML)
     seed, tried = first, 0
     while time.monotonic() < stop:

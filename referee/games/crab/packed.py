@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from array import array
 from dataclasses import dataclass
-from typing import Mapping
+from typing import Iterable, Mapping
 
 from referee.games.crab.deck import (
     BLANK, CAP, COAST, PATTERN_SYMBOLS, POOL, ROTATIONS, SYMBOLS, Card, footprint_size,
@@ -181,7 +181,6 @@ class Placement:
     same: bool
     caps: int
     danced: bool
-    near: int = 0  # lines of the pattern this placement leaves one empty cell short of
 
     def text(self) -> str:
         x, y = unpack(self.at)
@@ -195,40 +194,75 @@ def placements(cards: Cards, seat: Seat, task: str, pattern: tuple[int, ...], co
     cells = seat.cells
     frontier: set[int] = set()  # the cells a card must cover one of: the cards and beside them
     by_symbol: dict[int, list[int]] = {}
-    if moving_only:
-        for p, code in cells.items():
-            by_symbol.setdefault(code & SYMBOL_MASK, []).append(p)
+    for p, code in cells.items():
+        by_symbol.setdefault(code & SYMBOL_MASK, []).append(p)
     out = []
     for card in seat.hand:
         for turn in cards.turns[card]:
-            offsets = turn.offsets
             needs = cards.needs(turn, pattern)
             if moving_only and not needs:
                 continue
-            if not moving_only or any(not need.outside for need in needs):
+            hits, everywhere = _recreations(cells, by_symbol, needs)
+            if moving_only and not everywhere:
+                spots = set(hits)  # each touches the cards: its line runs on through them
+            else:
                 if not frontier:
                     frontier.update(cells)
                     for p in cells:
                         frontier.update((p + 1, p - 1, p + ROW, p - ROW))
-                spots = {f - o for f in frontier for o in offsets}
-            else:
-                # A recreating placement shows one of the symbols its triple needs outside the
-                # card on a visible cell: start from those cells. (Such a placement touches the
-                # cards: its triple runs from the new card through visible cells.)
-                spots = {p - need.outside[0][0] for need in needs
-                         for p in by_symbol.get(need.outside[0][1], ())}
+                spots = {f - o for f in frontier for o in turn.offsets}
             for at in sorted(spots):
-                placed = _place(seat, turn, at, offsets, needs, task, coop)
-                if placed is not None and (placed.found or not moving_only):
+                hit = hits.get(at, everywhere)
+                if moving_only and hit is None:
+                    continue
+                placed = _place(seat, turn, at, hit, task, coop)
+                if placed is not None:
                     out.append(placed)
     return out
 
 
-def _place(seat: Seat, turn: Turned, at: int, offsets: tuple[int, ...], needs: tuple[Need, ...],
-           task: str, coop: bool) -> Placement | None:
+Hit = tuple[int, frozenset[int]]  # a recreation's driftwood at best, and every cell it uses
+
+
+def _recreations(cells: Mapping[int, int], by_symbol: Mapping[int, list[int]],
+                 needs: tuple[Need, ...]) -> tuple[dict[int, Hit], Hit | None]:
+    """R-CR5: where the card recreates the pattern, by top-left cell, and what it does wherever
+    it lies (a line on the card alone), or None. A line that needs cells outside the card shows
+    the first of their symbols on a visible cell: only those are tried."""
+    everywhere: Hit | None = None
+    hits: dict[int, Hit] = {}
+    for need in needs:
+        if not need.outside:
+            everywhere = _merge(everywhere, need.drift, need.cells)
+            continue
+        first, symbol = need.outside[0]
+        for p in by_symbol.get(symbol, ()):
+            at = p - first
+            drift = need.drift
+            for o, wanted in need.outside:
+                code = cells.get(at + o, BLANK_CODE)
+                if code & SYMBOL_MASK != wanted:
+                    break
+                drift += code >> 3
+            else:
+                hits[at] = _merge(hits.get(at), drift, need.cells)
+    if everywhere is not None:
+        hits = {at: _merge(hit, *everywhere) for at, hit in hits.items()}
+    return hits, everywhere
+
+
+def _merge(hit: Hit | None, drift: int, cells: Iterable[int]) -> Hit:
+    if hit is None:
+        return drift, frozenset(cells)
+    return max(hit[0], drift), hit[1] | frozenset(cells)
+
+
+def _place(seat: Seat, turn: Turned, at: int, hit: Hit | None, task: str, coop: bool) -> Placement | None:
+    """The placement, with what it does (R-CR5, R-CR6, R-CR9), or None when a task forbids it
+    (R-CR8). `hit`: its recreation of the pattern, if any."""
     cells = seat.cells
     caps = symbols = 0
-    for o in offsets:
+    for o in turn.offsets:
         old = cells.get(at + o)
         if old is not None:
             symbol = old & SYMBOL_MASK
@@ -243,40 +277,21 @@ def _place(seat: Seat, turn: Turned, at: int, offsets: tuple[int, ...], needs: t
         x0, y0, x1, y1 = seat.box
         if max(x1, x + turn.width - 1) - min(x0, x) >= SANDCASTLE or max(y1, y + turn.height - 1) - min(y0, y) >= SANDCASTLE:
             return None
-    found, drift, in_pattern, near = False, -1, set(), 0
-    for need in needs:
-        d = need.drift
-        open_cells = 0
-        for o, symbol in need.outside:
-            code = cells.get(at + o)
-            if code is None:
-                open_cells += 1
-            elif code & SYMBOL_MASK != symbol:
-                break
-            else:
-                d += code >> 3
-        else:
-            if open_cells:
-                near += open_cells == 1  # one card more, one symbol more, may finish it
-                continue
-            found = True
-            drift = max(drift, d)
-            if coop:
-                in_pattern.update(need.cells)
     # R-CR6, R-CR9: pools and pairs count only with the pattern recreated.
-    pools = same = False
-    if found:
+    found, drift, pools, same = hit is not None, -1, False, False
+    if hit is not None:
+        drift = hit[0]
         pools = turn.pool_pair or any(cells.get(at + o, BLANK_CODE) == POOL_CODE for o in turn.pool_out)
         if coop:
             # R-CR9: the pair's symbol on the new card must be in a recreated pattern.
-            same = _same_in(turn, at, cells, in_pattern)
+            same = _same_in(turn, at, cells, hit[1])
         else:
             same = turn.same_pair or any(cells.get(at + o, BLANK_CODE) & SYMBOL_MASK == s for o, s in turn.same_out)
     danced = seat.danced or (task == "crab-dance" and bool(turn.pools) and _three_pools(seat, turn, at))
-    return Placement(turn, at, found, drift, pools, same, seat.caps - caps + turn.caps, danced, near)
+    return Placement(turn, at, found, drift, pools, same, seat.caps - caps + turn.caps, danced)
 
 
-def _same_in(turn: Turned, at: int, cells: Mapping[int, int], pattern: set[int]) -> bool:
+def _same_in(turn: Turned, at: int, cells: Mapping[int, int], pattern: frozenset[int]) -> bool:
     codes = dict(turn.cells)
     for o in pattern:
         code = codes.get(o)

@@ -145,7 +145,7 @@ class Search:
         if not standing or (self.prune and self._standing_hopeless(shared, seats)):
             return
         # Placements that keep the hand limit at 2 first: more cards to choose from next.
-        options = [sorted(placements(self.cards, s, self.task, pattern, coop), key=lambda p: (p.caps >= 2, -p.near))
+        options = [sorted(placements(self.cards, s, self.task, pattern, coop), key=lambda p: p.caps >= 2)
                    for s in seats]
         for plays in itertools.product(*options):
             if all(p.found for p in plays):
