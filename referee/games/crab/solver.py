@@ -78,6 +78,7 @@ class Search:
         self.root = packed_state(state)
         self.out_of_time, self.max_positions, self.prune = out_of_time, max_positions, prune
         self.searched = 0
+        self.cuts = 0  # how often this pass left rounds out for its budget
         # key → the largest budget of rounds with Hermie standing under which it is lost
         self.lost: dict[tuple, int] = {}
 
@@ -85,9 +86,10 @@ class Search:
         shared, seats = self.root
         budgets = range(standing_rounds(self.cards, shared, seats)) if self.prune else ()
         for budget in (*budgets, UNLIMITED):
+            self.cuts = 0
             line = self._search(shared, seats, budget)
-            if line is not None:
-                return line
+            if line is not None or not self.cuts:
+                return line  # a win, or a loss the budget played no part in
         return None
 
     def _search(self, shared: Shared, seats: tuple[Seat, ...], budget: int) -> list[str] | None:
@@ -116,10 +118,12 @@ class Search:
             left = budget if hermie > shared.hermie else budget - 1
             if self.lost.get(key, -1) >= left:
                 continue
+            cuts = self.cuts
             line = self._search(*drawn, left)
             if line is not None:
                 return [_notation(plays), *line]
-            self.lost[key] = left
+            # Lost under this budget — under any, if the budget left nothing out on the way.
+            self.lost[key] = left if self.cuts > cuts else UNLIMITED
         return None
 
     def _rounds(self, shared: Shared, seats: tuple[Seat, ...], standing: bool) -> Iterator[tuple]:
@@ -136,13 +140,18 @@ class Search:
             if verdict == WON:
                 yield plays, verdict, hermie, wave
                 return
-            if verdict != LOST and (standing or hermie > shared.hermie):
+            if verdict != LOST and not standing and hermie == shared.hermie:
+                self.cuts += 1  # a round the budget leaves out
+            elif verdict != LOST:
                 caps = sum(p.caps >= 2 for p in plays)
                 first.append((hermie == shared.hermie, wave - hermie, caps, len(first), plays, hermie, wave))
         first.sort(key=lambda t: t[:4])
         for *_, plays, hermie, wave in first:
             yield plays, None, hermie, wave
-        if not standing or (self.prune and self._standing_hopeless(shared, seats)):
+        if self.prune and self._standing_hopeless(shared, seats):
+            return
+        if not standing:
+            self.cuts += 1  # the rounds the budget leaves out
             return
         # Placements that keep the hand limit at 2 first: more cards to choose from next.
         options = [sorted(placements(self.cards, s, self.task, pattern, coop), key=lambda p: p.caps >= 2)
