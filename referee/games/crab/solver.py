@@ -116,7 +116,9 @@ class Search:
             drawn = draw(shared, hermie, wave, after)
             key = _key(self.task, *drawn)
             left = budget if hermie > shared.hermie else budget - 1
-            if self.lost.get(key, -1) >= left:
+            lost = self.lost.get(key, -1)
+            if lost >= left:
+                self.cuts += lost < UNLIMITED  # known lost under this budget, maybe not under more
                 continue
             cuts = self.cuts
             line = self._search(*drawn, left)
