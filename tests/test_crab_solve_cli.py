@@ -125,3 +125,13 @@ def test_spec_10_new_winnable_gives_up_after_its_time_with_exit_2(cli, monkeypat
     assert result.exit_code == 2
     assert "no deal proven winnable within 0.5 s" in result.output and "seeds 10…" in result.output
     assert not Path("w.toml").exists()
+
+
+def test_spec_10_a_cooperative_line_places_for_every_seat_and_wins(cli):
+    path = new_crab(cli, "seed=2", "players=2")
+    report = solved(cli, path, "--seconds", "30")
+    assert report["winnable"] is True
+    assert all(entry.startswith("1: ") and " | 2: " in entry for entry in report["line"])
+    for entry in report["line"]:
+        assert cli("move", path, entry).exit_code == 0
+    assert json.loads(cli("status", path, "--json").stdout)["winners"] == [1, 2]
