@@ -34,9 +34,14 @@ class BitLayout:
         if sorted(shifts) != sorted([*self.shifts, *(-s for s in self.shifts)]):
             raise ValueError("a bit layout needs the directions in opposite pairs")
         self._cell_at = {p: c for c, p in enumerate(self.positions)}
+        # The shifts must meet exactly the grid's own neighbours (a board stepping in other
+        # coordinates than its cells', as Hermetica's columns do, would not).
+        for cell, bit in enumerate(self.bits):
+            if self.members(self.neighbours(bit)) != sorted(grid.neighbours[cell]):
+                raise ValueError(f"the shifts miss the neighbours of {grid.name(cell)}")
 
     def neighbours(self, cells: int) -> int:
-        """The cells next to any of `cells` (those among `cells` included where they touch)."""
+        """The cells next to any of `cells` (a cell of `cells` too, when it touches another)."""
         out = 0
         for s in self.shifts:
             out |= cells << s | cells >> s

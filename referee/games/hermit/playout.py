@@ -47,35 +47,43 @@ def _setup(state: HermitState) -> tuple[list, ...]:
     groups, hermits, threes = [0, 0, 0], [0, 0, 0], [0, 0, 0]
     zeros, every = _empty_board(state.grid)
     reaches = [[], list(zeros), list(zeros)]
-    if any(owner):
-        neighbours = state.grid.neighbours
-        touching: list[dict[int, set[tuple[int, ...]]]] = [{}, {}, {}]
-        for cells in state.grid.component_labels(owner)[1]:
-            cells = tuple(cells)
-            seat = owner[cells[0]]
+    if not any(owner):
+        return owner, group, groups, hermits, threes, reaches, [[], list(every), list(every)], \
+            [[], list(every), list(every)]
+    neighbours = state.grid.neighbours
+    for cell, seat in enumerate(owner):
+        if not seat or group[cell]:
+            continue
+        reach = reaches[seat]
+        if not any(owner[nb] == seat for nb in neighbours[cell]):  # a hermit, most often
+            group[cell] = (cell,)
             groups[seat] += 1
-            hermits[seat] += len(cells) == 1
-            threes[seat] += len(cells) == 3
-            for c in cells:
-                group[c] = cells
-                for nb in neighbours[c]:
-                    if not owner[nb]:
-                        touching[seat].setdefault(nb, set()).add(cells)
-        for seat in (1, 2):
-            reach = reaches[seat]
-            for cell, near in touching[seat].items():
-                reach[cell] = sum(map(len, near))
+            hermits[seat] += 1
+            for nb in neighbours[cell]:
+                if not owner[nb]:
+                    reach[nb] += 1
+            continue
+        cells, todo = [cell], [cell]
+        while todo:
+            for nb in neighbours[todo.pop()]:
+                if owner[nb] == seat and nb not in cells:
+                    cells.append(nb)
+                    todo.append(nb)
+        found = tuple(cells)
+        for c in found:
+            group[c] = found
+        groups[seat] += 1
+        threes[seat] += len(found) == 3
+        # A cell next to the group touches it once, however many of its stones it touches.
+        more = len(found) if len(found) < 5 else CLOSED
+        for nb in {nb for c in found for nb in neighbours[c] if not owner[nb]}:
+            reach[nb] += more
     legals, places = [[], [], []], [[], [-1] * n, [-1] * n]
     for seat in (1, 2):
-        reach, legal, place = reaches[seat], legals[seat], places[seat]
-        if not any(owner):
-            legal[:] = every
-            place[:] = every
-            continue
-        for cell in range(n):
-            if not owner[cell] and OPEN[reach[cell]]:
-                place[cell] = len(legal)
-                legal.append(cell)
+        reach, place = reaches[seat], places[seat]
+        legals[seat] = legal = [c for c in range(n) if not owner[c] and OPEN[reach[c]]]
+        for at, c in enumerate(legal):
+            place[c] = at
     return owner, group, groups, hermits, threes, reaches, legals, places
 
 
