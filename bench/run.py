@@ -29,6 +29,11 @@ What is measured (and the targets, where there is one):
   import of typer; a 150-ply Harmijan game replayed at least 10 × faster than by the code when
   that target was set, timed side by side with it (HARMIJAN_BASELINES); and the peak memory of `validate` over 10,000 records against
   1,000 (flat: the records are not all held at once).
+- random playouts per second from the start position, one core, in-process (what a search's
+  strength rests on): each game's `playout` beside the hooks' default (`Game.playout`, move by
+  move through the rules), in interleaved rounds; targets for odd side 5, hermit 7×7 square
+  and hermit hex 5: Ludii 1.3.12's `Game.playout` on a machine of this kind (PLAYOUT_CASES;
+  `--playouts-only` runs these rows alone).
 """
 
 from __future__ import annotations
@@ -71,6 +76,20 @@ HARMIJAN_BASELINES = {
     "when the target was set": "3fc5768",
     "before the speed work": "f9cf997",
 }
+
+
+# Random playouts from the start: label, game, options, and the target where there is one —
+# Ludii 1.3.12's random playouts per second (its `Game.playout`) measured on one core of a
+# machine of this kind.
+PLAYOUT_CASES = [
+    ("odd, side 5", "odd", {"size": 5}, 4028),
+    ("hermit, square 7×7", "hermit", {"board": "square", "size": 7}, 1627),
+    ("hermit, hex side 5", "hermit", {"board": "hex", "size": 5}, 1145),
+    ("odd, side 12", "odd", {"size": 12}, None),
+    ("harmijan, size 6", "harmijan", {}, None),
+    ("hermetica, dawn", "hermetica", {}, None),
+    ("crab, one player", "crab", {}, None),
+]
 
 
 # -- timing ----------------------------------------------------------------------------------
@@ -297,6 +316,73 @@ def listings(runs: int) -> list[dict[str, Any]]:
     return rows
 
 
+def playout_rates(seconds: float, rounds: int) -> list[dict[str, Any]]:
+    """Random playouts per second from each case's start position: the game's own `playout`
+    and the hooks' default (`Game.playout`, move by move), the same where a game gives no
+    path of its own. Each round runs each playout for at least `seconds` (one playout at
+    least); rounds interleave the playouts, so a busy moment on the machine touches each
+    alike; the median of the rounds' rates."""
+    from referee.data import builtin_data
+    from referee.games.base import Game
+
+    rows = []
+    for label, game_id, given, target in PLAYOUT_CASES:
+        game = GAMES[game_id]
+        options = game.resolve_options(given)
+        files = {name: builtin_data(kind, options[name]) for name, kind in game.data_options.items()}
+        state = game.start(options, game.new_setup(options, files, 1))
+        own = type(game).playout is not Game.playout
+        ways = {"own": game.playout, "default": lambda s, rng: Game.playout(game, s, rng)}
+        if not own:
+            del ways["own"]
+        rates: dict[str, list[float]] = {way: [] for way in ways}
+        rng = random.Random(1)
+        for playout in ways.values():
+            playout(state, rng)  # warm-up: caches, the board's layout
+        for _ in range(rounds):
+            for way, playout in ways.items():
+                done, t0 = 0, time.perf_counter()
+                while True:
+                    playout(state, rng)
+                    done += 1
+                    elapsed = time.perf_counter() - t0
+                    if elapsed >= seconds:
+                        break
+                rates[way].append(done / elapsed)
+        default = statistics.median(rates["default"])
+        rows.append({
+            "games": label,
+            "own_per_s": statistics.median(rates["own"]) if own else None,
+            "default_per_s": default,
+            "target_per_s": target,
+        })
+    return rows
+
+
+def playout_table(rows: list[dict[str, Any]], rounds: int, load: tuple[float, ...]) -> str:
+    lines = [
+        f"| random playouts per second, from the start, one core (median of {rounds} rounds) "
+        "| the game's playout | the hooks' default | target (Ludii 1.3.12) |",
+        "|---|---:|---:|---:|",
+    ]
+    for row in rows:
+        own = f"{row['own_per_s']:,.0f}" if row["own_per_s"] is not None else "(the default)"
+        target = f"≥ {row['target_per_s']:,}" if row["target_per_s"] else ""
+        default = row["default_per_s"]
+        lines.append(f"| {row['games']} | {own} | {default:,.0f} | {target} |" if default >= 10
+                     else f"| {row['games']} | {own} | {default:.2f} | {target} |")
+    lines.append(f"\nLoad average at the end of these rows: {', '.join(f'{x:.2f}' for x in load)} "
+                 f"(on {os.cpu_count()} cores).")
+    return "\n".join(lines)
+
+
+def playout_targets(rows: list[dict[str, Any]]) -> list[tuple[str, str, bool]]:
+    return [(f"{row['games']}: ≥ {row['target_per_s']:,} random playouts/s (Ludii 1.3.12)",
+             f"{row['own_per_s']:,.0f}/s (default {row['default_per_s']:,.0f}/s)",
+             row["own_per_s"] >= row["target_per_s"])
+            for row in rows if row["target_per_s"]]
+
+
 def harmijan_150() -> Replay:
     """A Harmijan game of 150 plies on the largest board (random legal turns, seed 43; the
     game would end at ply 151), sealed and stamped as `referee move` writes it."""
@@ -520,7 +606,14 @@ def main() -> None:
     parser.add_argument("--json", default=str(ROOT / "bench" / "results.json"), help="where to write the results")
     parser.add_argument("--standings-only", action="store_true", help="only the standings over 10,000 records (printed, not written)")
     parser.add_argument("--archives-only", action="store_true", help="only the archive rows of validate (printed, not written)")
+    parser.add_argument("--playout-seconds", type=float, default=1.0, help="least time a round runs each playout")
+    parser.add_argument("--playouts-only", action="store_true", help="only the random playout rows (printed, not written)")
     args = parser.parse_args()
+    if args.playouts_only:
+        rows = playout_rates(args.playout_seconds, args.rounds)
+        print(playout_table(rows, args.rounds, os.getloadavg()))
+        print("\n".join(f"{t}: {m} — {'met' if ok else 'NOT met'}" for t, m, ok in playout_targets(rows)))
+        return
     if args.standings_only:
         with tempfile.TemporaryDirectory() as tmp:
             print(json.dumps(standings_many(Path(tmp)), indent=2))
@@ -544,6 +637,8 @@ def main() -> None:
         harmijan = harmijan_replay(work, args.rounds, args.runs)
         many = archives(work, args.rounds)
         memory = validate_memory(work)
+    plays = playout_rates(args.playout_seconds, args.rounds)
+    plays_load = os.getloadavg()
 
     floor = cli['python -c "import typer"']
     odd5, odd12 = games[0], games[1]
@@ -562,6 +657,7 @@ def main() -> None:
         ("odd side 5: ≥ 5,000 games/s (rules)", f"{odd5['rules_games_per_s']:,.0f} games/s", odd5["rules_games_per_s"] >= 5000),
         ("odd side 12: < 20 ms a game (rules)", f"{odd12['ms_per_game_rules']:.1f} ms", odd12["ms_per_game_rules"] < 20),
         ("hermetica mid-game listing < 20 ms", f"{hermetica_mid['ms']:.1f} ms", hermetica_mid["ms"] < 20),
+        *playout_targets(plays),
     ]
     results = {
         "machine": machine(),
@@ -578,6 +674,8 @@ def main() -> None:
         "harmijan_150_replay": {k: round(v, 2) if isinstance(v, float) else v for k, v in harmijan.items()},
         "archives": [{k: round(v, 3) if isinstance(v, float) else v for k, v in row.items()} for row in many],
         "validate_memory": {k: round(v, 2) if isinstance(v, float) else v for k, v in memory.items()},
+        "playouts": [{k: round(v, 2) if isinstance(v, float) else v for k, v in row.items()} for row in plays],
+        "playouts_load": plays_load,
         "load": os.getloadavg(),
         "targets": [{"target": t, "measured": m, "met": ok} for t, m, ok in targets],
     }
@@ -652,6 +750,7 @@ def report(results: dict[str, Any]) -> str:
         f"{hj['kept_kib_150']:.0f} KiB after 150 plies, {hj['kept_kib_75']:.0f} KiB after 75. Load average during the run: "
         f"{', '.join(f'{x:.1f}' for x in results['load'])}.",
     ]
+    lines += ["", playout_table(results["playouts"], results["rounds"], results["playouts_load"])]
     club = results["standings_10000"]
     lines += [
         "",

@@ -15,7 +15,7 @@ one step.
 from __future__ import annotations
 
 import random
-from functools import cache
+from functools import cache, partial
 from typing import Callable
 
 from referee.games.hermit.position import HermitState
@@ -26,38 +26,39 @@ CLOSED = 99  # the reach of a cell next to a group of 5: past anything that coul
 # playout makes fewer than 200 drops, so no reach passes the table's end.
 OPEN = tuple(reach in (0, 2, 4) for reach in range(CLOSED + 3 * 200 + 30))
 
-# Told of each drop before it is made: the seat, the cell, each seat's legal cells (index by
-# seat; before the stones in hand and the centre are considered), the stones in hand (index
-# by seat) and whether the drop is the game's first.
-Watch = Callable[[int, int, list[list[int]], list[int], bool], None]
+# Told of each drop before it is made: the seat, the cell, and a function giving the cells a
+# seat may drop on at that moment (as `HermitState.legal_cells` lists them).
+Watch = Callable[[int, int, Callable[[int], list[int]]], None]
 
 
 @cache
 def _empty_board(grid: Grid) -> tuple[list[int], list[int]]:
-    """Each seat's reach and legal cells on the empty board, copied to start a playout."""
+    """A seat's reach and legal cells on the empty board, copied to start a playout."""
     return [0] * len(grid), list(range(len(grid)))
 
 
 def _setup(state: HermitState) -> tuple[list, ...]:
-    """The playout's structures for `state`: the group of each stone, each seat's group
-    counts, and each seat's reach, legal cells and index in them, per cell."""
+    """The playout's structures for `state`: who owns each cell, each stone's group (hermits
+    left out), each seat's count of hermits, threes and fives (index by seat), and each
+    seat's reach per cell, legal cells, and the index of each cell among them (−1: not legal)."""
     owner = list(state.stones)
     n = len(owner)
     group: list[tuple[int, ...]] = [()] * n
-    groups, hermits, threes = [0, 0, 0], [0, 0, 0], [0, 0, 0]
+    hermits, threes, fives = [0, 0, 0], [0, 0, 0], [0, 0, 0]
     zeros, every = _empty_board(state.grid)
     reaches = [[], list(zeros), list(zeros)]
     if not any(owner):
-        return owner, group, groups, hermits, threes, reaches, [[], list(every), list(every)], \
-            [[], list(every), list(every)]
+        legals = [[], list(every), list(every)]
+        return owner, group, hermits, threes, fives, reaches, legals, [[], list(every), list(every)]
     neighbours = state.grid.neighbours
     for cell, seat in enumerate(owner):
         if not seat or group[cell]:
             continue
         reach = reaches[seat]
-        if not any(owner[nb] == seat for nb in neighbours[cell]):  # a hermit, most often
-            group[cell] = (cell,)
-            groups[seat] += 1
+        for nb in neighbours[cell]:
+            if owner[nb] == seat:
+                break
+        else:  # a hermit, most often
             hermits[seat] += 1
             for nb in neighbours[cell]:
                 if not owner[nb]:
@@ -72,8 +73,8 @@ def _setup(state: HermitState) -> tuple[list, ...]:
         found = tuple(cells)
         for c in found:
             group[c] = found
-        groups[seat] += 1
         threes[seat] += len(found) == 3
+        fives[seat] += len(found) == 5
         # A cell next to the group touches it once, however many of its stones it touches.
         more = len(found) if len(found) < 5 else CLOSED
         for nb in {nb for c in found for nb in neighbours[c] if not owner[nb]}:
@@ -84,7 +85,13 @@ def _setup(state: HermitState) -> tuple[list, ...]:
         legals[seat] = legal = [c for c in range(n) if not owner[c] and OPEN[reach[c]]]
         for at, c in enumerate(legal):
             place[c] = at
-    return owner, group, groups, hermits, threes, reaches, legals, places
+    return owner, group, hermits, threes, fives, reaches, legals, places
+
+
+def _legal_cells(legals: list[list[int]], left: list[int], banned: int | None, seat: int) -> list[int]:
+    """The cells `seat` may drop on, in board order (as `HermitState.legal_cells`): its legal
+    cells, none while it has no stone in hand, and not the `banned` one (R-HE2)."""
+    return sorted(c for c in legals[seat] if c != banned) if left[seat] else []
 
 
 def play_out(
@@ -93,18 +100,16 @@ def play_out(
     """Uniformly random legal drops from `state` until neither seat can drop (R-HE4), a seat
     that cannot drop passing (R-G3): what the end is worth to each seat, as `Hermit.outcome`
     judges it. After `limit` drops with the game still on, the position reached instead."""
-    owner, group, groups, hermits, threes, reaches, legals, places = _setup(state)
+    owner, group, hermits, threes, fives, reaches, legals, places = _setup(state)
     neighbours = state.grid.neighbours
     centre = state.centre
     first = state.last_placer is None  # the first stone avoids the centre (R-HE2)
     last = state.last_placer
-    left = [0, *state.left]
+    left = [0, *state.left]  # stones in hand, index by seat
     turn = state.turn
     getrandbits = rng.getrandbits
-    place1, place2 = places[1], places[2]
-    legal1, legal2 = legals[1], legals[2]
-    drops = 0
-    while True:
+    sides = (None, (reaches[1], legals[1], places[1]), (reaches[2], legals[2], places[2]))
+    for _ in range(limit):
         seat = turn
         # A seat with no stone in hand or no legal cell passes (R-G3); the game ends when both
         # do (R-HE4). Only the first stone has one more rule (R-HE2).
@@ -112,10 +117,8 @@ def play_out(
             seat = 3 - seat
             if not (left[seat] and legals[seat]) or first and legals[seat] == [centre]:
                 break
-        if drops == limit:
-            return HermitState(state.grid, centre, tuple(owner), (left[1], left[2]), turn, last)
-        legal = legals[seat]
-        # rng.choice(legal), spelt out: the same draws, without two calls a drop.
+        reach, legal, place = sides[seat]
+        # rng.choice(legal), spelt out (the same draws), without its two calls a drop.
         size = len(legal)
         bits = size.bit_length()
         pick = getrandbits(bits)
@@ -123,34 +126,31 @@ def play_out(
             pick = getrandbits(bits)
         cell = legal[pick]
         if watch is not None:
-            watch(seat, cell, legals, left, first)
-        drops += 1
+            watch(seat, cell, partial(_legal_cells, legals, left, centre if first else None))
         first = False
         last = seat
         turn = 3 - seat
         left[seat] -= 1
         owner[cell] = seat
-        # The cell is nobody's to drop on now.
-        at = place1[cell]
+        # The cell is nobody's to drop on now: out of the mover's legal cells, where it was
+        # picked, and out of the other seat's.
+        moved = legal.pop()
+        if moved != cell:
+            legal[pick] = moved
+            place[moved] = pick
+        place[cell] = -1
+        _, others, elsewhere = sides[turn]
+        at = elsewhere[cell]
         if at >= 0:
-            moved = legal1.pop()
+            moved = others.pop()
             if moved != cell:
-                legal1[at] = moved
-                place1[moved] = at
-            place1[cell] = -1
-        at = place2[cell]
-        if at >= 0:
-            moved = legal2.pop()
-            if moved != cell:
-                legal2[at] = moved
-                place2[moved] = at
-            place2[cell] = -1
-        reach, legal, place = reaches[seat], legals[seat], places[seat]
+                others[at] = moved
+                elsewhere[moved] = at
+            elsewhere[cell] = -1
         grown = reach[cell]
         if grown == 0:
-            # A new hermit: each empty neighbour touches one stone more.
-            group[cell] = (cell,)
-            groups[seat] += 1
+            # A new hermit: each empty neighbour touches one stone more, and its reach, up to
+            # 5, goes from open to closed or back (0, 2, 4 open; 1, 3, 5 closed).
             hermits[seat] += 1
             for nb in neighbours[cell]:
                 if owner[nb]:
@@ -158,23 +158,22 @@ def play_out(
                 after = reach[nb] = reach[nb] + 1
                 if after > 5:
                     continue  # closed before, closed still
-                if after & 1:  # 0, 2 or 4 before: open, now closed
+                if after & 1:
                     at = place[nb]
                     moved = legal.pop()
                     if moved != nb:
                         legal[at] = moved
                         place[moved] = at
                     place[nb] = -1
-                else:  # closed at 1 or 3, open now
+                else:
                     place[nb] = len(legal)
                     legal.append(nb)
             continue
-        elif grown == 2:
+        if grown == 2:
             # Two hermits and this stone make a three: a neighbour of the new group touches it
             # once, in place of whichever of the two hermits it touched.
             h1, h2 = [nb for nb in neighbours[cell] if owner[nb] == seat]
             group[cell] = group[h1] = group[h2] = (cell, h1, h2)
-            groups[seat] -= 1
             hermits[seat] -= 2
             threes[seat] += 1
             more = {nb: 3 for nb in neighbours[cell] if not owner[nb]}
@@ -186,13 +185,13 @@ def play_out(
                     more[nb] = more.get(nb, 3) - 1
             changes = more.items()
         else:
-            # A five, of this stone and a hermit and a three, or four hermits: every empty cell
-            # next to it is closed to the seat.
-            joined = {group[nb] for nb in neighbours[cell] if owner[nb] == seat}
+            # A five, of this stone and a hermit and a three, or of four hermits: every empty
+            # cell next to it is closed to the seat.
+            joined = {group[nb] or (nb,) for nb in neighbours[cell] if owner[nb] == seat}
             three = sum(len(g) == 3 for g in joined)
-            groups[seat] -= len(joined) - 1
             hermits[seat] -= len(joined) - three
             threes[seat] -= three
+            fives[seat] += 1
             five = [cell, *(c for g in joined for c in g)]
             changes = [(nb, CLOSED) for nb in {nb for c in five for nb in neighbours[c] if not owner[nb]}]
         for nb, more in changes:
@@ -210,7 +209,13 @@ def play_out(
                     legal[at] = moved
                     place[moved] = at
                 place[nb] = -1
+    else:
+        banned = centre if first else None
+        if _legal_cells(legals, left, banned, 1) or _legal_cells(legals, left, banned, 2):
+            # `limit` drops, and the game goes on
+            return HermitState(state.grid, centre, tuple(owner), (left[1], left[2]), turn, last)
     # R-HE5: most groups, then most hermits, then most threes, then the last placer.
+    groups = [0, *(hermits[seat] + threes[seat] + fives[seat] for seat in (1, 2))]
     for counts in (groups, hermits, threes):
         if counts[1] != counts[2]:
             return (1.0, 0.0) if counts[1] > counts[2] else (0.0, 1.0)
