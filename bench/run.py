@@ -336,11 +336,14 @@ def playout_rates(seconds: float, rounds: int) -> list[dict[str, Any]]:
         if not own:
             del ways["own"]
         rates: dict[str, list[float]] = {way: [] for way in ways}
+        spent = dict.fromkeys(ways, 0.0)
         rng = random.Random(1)
         for playout in ways.values():
             playout(state, rng)  # warm-up: caches, the board's layout
         for _ in range(rounds):
             for way, playout in ways.items():
+                if spent[way] >= seconds * rounds:
+                    continue  # playouts of seconds each (hermetica's default): fewer rounds
                 done, t0 = 0, time.perf_counter()
                 while True:
                     playout(state, rng)
@@ -349,6 +352,7 @@ def playout_rates(seconds: float, rounds: int) -> list[dict[str, Any]]:
                     if elapsed >= seconds:
                         break
                 rates[way].append(done / elapsed)
+                spent[way] += elapsed
         default = statistics.median(rates["default"])
         rows.append({
             "games": label,
@@ -359,20 +363,23 @@ def playout_rates(seconds: float, rounds: int) -> list[dict[str, Any]]:
     return rows
 
 
-def playout_table(rows: list[dict[str, Any]], rounds: int, load: tuple[float, ...]) -> str:
+def playout_table(rows: list[dict[str, Any]], rounds: int, loads: list[list[float]]) -> str:
     lines = [
         f"| random playouts per second, from the start, one core (median of {rounds} rounds) "
-        "| the game's playout | the hooks' default | target (Ludii 1.3.12) |",
-        "|---|---:|---:|---:|",
+        "| the game's playout | the hooks' default | ratio | target (Ludii 1.3.12) |",
+        "|---|---:|---:|---:|---:|",
     ]
     for row in rows:
-        own = f"{row['own_per_s']:,.0f}" if row["own_per_s"] is not None else "(the default)"
+        own, default = row["own_per_s"], row["default_per_s"]
         target = f"≥ {row['target_per_s']:,}" if row["target_per_s"] else ""
-        default = row["default_per_s"]
-        lines.append(f"| {row['games']} | {own} | {default:,.0f} | {target} |" if default >= 10
-                     else f"| {row['games']} | {own} | {default:.2f} | {target} |")
-    lines.append(f"\nLoad average at the end of these rows: {', '.join(f'{x:.2f}' for x in load)} "
-                 f"(on {os.cpu_count()} cores).")
+        lines.append(
+            f"| {row['games']} | {f'{own:,.0f}' if own is not None else '(the default)'} "
+            f"| {f'{default:,.0f}' if default >= 10 else f'{default:.2f}'} "
+            f"| {f'{own / default:,.0f} ×' if own is not None else ''} | {target} |"
+        )
+    before, after = (", ".join(f"{x:.2f}" for x in load) for load in loads)
+    lines.append(f"\nLoad average (1, 5, 15 min) on {os.cpu_count()} cores: {before} before these rows, "
+                 f"{after} after.")
     return "\n".join(lines)
 
 
@@ -610,8 +617,10 @@ def main() -> None:
     parser.add_argument("--playouts-only", action="store_true", help="only the random playout rows (printed, not written)")
     args = parser.parse_args()
     if args.playouts_only:
+        m, before = machine(), os.getloadavg()
         rows = playout_rates(args.playout_seconds, args.rounds)
-        print(playout_table(rows, args.rounds, os.getloadavg()))
+        print(f"Machine: {m['cpu']}, {m['cores']} cores; Python {m['python']}; {m['date']}\n")
+        print(playout_table(rows, args.rounds, [before, os.getloadavg()]))
         print("\n".join(f"{t}: {m} — {'met' if ok else 'NOT met'}" for t, m, ok in playout_targets(rows)))
         return
     if args.standings_only:
@@ -637,8 +646,9 @@ def main() -> None:
         harmijan = harmijan_replay(work, args.rounds, args.runs)
         many = archives(work, args.rounds)
         memory = validate_memory(work)
+    plays_load = [os.getloadavg()]
     plays = playout_rates(args.playout_seconds, args.rounds)
-    plays_load = os.getloadavg()
+    plays_load.append(os.getloadavg())
 
     floor = cli['python -c "import typer"']
     odd5, odd12 = games[0], games[1]
