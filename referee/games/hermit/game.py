@@ -3,9 +3,8 @@ or 5 stones; most groups wins (R-HE1…R-HE5). Passing is never a choice (R-G3).
 
 from __future__ import annotations
 
-import random
 from dataclasses import replace
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from referee.errors import IllegalMoveError
 from referee.games.base import Game, Move, Option, Outcome, Pass, count
@@ -15,6 +14,9 @@ from referee.games.hermit.position import HermitState
 from referee.geometry import hexhex_grid, square_grid
 from referee.geometry.grid import Grid
 from referee.picture import Picture, PieceKind
+
+if TYPE_CHECKING:
+    import random  # the caller brings its own generator
 
 KINDS = (PieceKind("b", "X", "seat 1", seat=1), PieceKind("w", "O", "seat 2", seat=2))
 SEAT_KIND = {1: "b", 2: "w"}

@@ -14,21 +14,23 @@ one step.
 
 from __future__ import annotations
 
-import random
 from functools import cache, partial
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from referee.games.hermit.position import HermitState
 from referee.geometry.grid import Grid
 
-CLOSED = 99  # the reach of a cell next to a group of 5: past anything that could reopen it
-# reach → whether the seat may drop there (R-HE3). A drop adds at most 3 to a reach, and a
-# playout makes fewer than 200 drops, so no reach passes the table's end.
-OPEN = tuple(reach in (0, 2, 4) for reach in range(CLOSED + 3 * 200 + 30))
+CLOSED = 6  # added to the reach of a cell next to a group of 5: closed, and reaches never fall
+# reach → whether the seat may drop there (R-HE3): 0, 2 and 4. A reach starts at most at
+# 6 × 5 and a drop adds at most CLOSED, on a board of fewer than 200 cells: none passes the end.
+OPEN = (True, False, True, False, True) + (False,) * (6 * 5 + CLOSED * 200)
 
-# Told of each drop before it is made: the seat, the cell, and a function giving the cells a
-# seat may drop on at that moment (as `HermitState.legal_cells` lists them).
-Watch = Callable[[int, int, Callable[[int], list[int]]], None]
+if TYPE_CHECKING:
+    import random  # the caller brings its own generator
+
+    # Told of each drop before it is made: the seat, the cell, and a function giving the
+    # cells a seat may drop on at that moment (as `HermitState.legal_cells` lists them).
+    Watch = Callable[[int, int, Callable[[int], list[int]]], None]
 
 
 @cache

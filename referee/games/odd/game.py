@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-import random
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from referee.errors import IllegalMoveError
 from referee.games.base import Game, Move, Option, Outcome, count
@@ -12,6 +11,9 @@ from referee.games.odd.playout import play_out
 from referee.games.odd.position import OddState
 from referee.geometry.hexhex import hexhex_grid
 from referee.picture import Picture, PieceKind
+
+if TYPE_CHECKING:
+    import random  # the caller brings its own generator
 
 KINDS = (PieceKind("b", "X", "black"), PieceKind("w", "O", "white"))
 

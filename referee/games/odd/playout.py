@@ -10,11 +10,14 @@ full board (R-OD2): for each colour, a flood fill by shifts over the board held 
 
 from __future__ import annotations
 
-import random
+from typing import TYPE_CHECKING
 
 from referee.games.odd.moves import BLACK, WHITE
 from referee.games.odd.position import OddState
 from referee.geometry.bitboard import BitLayout, bit_layout
+
+if TYPE_CHECKING:
+    import random  # the caller brings its own generator
 
 
 def counted_groups(stones: int, width: int, least: int) -> int:
