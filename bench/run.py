@@ -61,6 +61,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from referee.games import GAMES  # noqa: E402
+from referee.games.base import count  # noqa: E402
 from referee.record import Record, parse_record  # noqa: E402
 from referee.replay import Replay, replay, start  # noqa: E402
 from referee.turn import take_turn  # noqa: E402
@@ -365,7 +366,7 @@ def playout_rates(seconds: float, rounds: int) -> list[dict[str, Any]]:
 
 def playout_table(rows: list[dict[str, Any]], rounds: int, loads: list[list[float]]) -> str:
     lines = [
-        f"| random playouts per second, from the start, one core (median of {rounds} rounds) "
+        f"| random playouts per second, from the start, one core (median of {count(rounds, 'round')}) "
         "| the game's playout | the hooks' default | ratio | target (Ludii 1.3.12) |",
         "|---|---:|---:|---:|---:|",
     ]
