@@ -61,7 +61,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from referee.games import GAMES  # noqa: E402
-from referee.games.base import count  # noqa: E402
+from referee.games.base import Game, count  # noqa: E402
 from referee.record import Record, parse_record  # noqa: E402
 from referee.replay import Replay, replay, start  # noqa: E402
 from referee.turn import take_turn  # noqa: E402
@@ -324,7 +324,6 @@ def playout_rates(seconds: float, rounds: int) -> list[dict[str, Any]]:
     least); rounds interleave the playouts, so a busy moment on the machine touches each
     alike; the median of the rounds' rates."""
     from referee.data import builtin_data
-    from referee.games.base import Game
 
     rows = []
     for label, game_id, given, target in PLAYOUT_CASES:

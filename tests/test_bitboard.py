@@ -24,7 +24,8 @@ def test_the_shifts_of_a_cell_are_its_neighbours_on_the_board(grid):
     assert layout.cells.bit_length() <= layout.length
 
 
-@pytest.mark.parametrize("grid", [hexhex_grid(5), hexhex_grid(12), square_grid(7)], ids=lambda g: f"{g.shape}-{len(g)}")
+@pytest.mark.parametrize("grid", [hexhex_grid(5), hexhex_grid(12), square_grid(7)],
+                         ids=lambda g: f"{g.shape}-{len(g)}")
 def test_the_neighbours_of_a_set_are_the_union_of_its_cells_neighbours(grid):
     layout, rng = bit_layout(grid), random.Random(5)
     for _ in range(200):
@@ -35,14 +36,15 @@ def test_the_neighbours_of_a_set_are_the_union_of_its_cells_neighbours(grid):
 
 
 def test_a_step_off_the_edge_lands_on_no_cell():
-    # The corner a1 of hex side 3 has three neighbours, the top corner e5 three, the square's
-    # corner two: no shift wraps round to the other side of the board.
-    hexes, squares = bit_layout(hexhex_grid(3)), bit_layout(square_grid(5))
-    a1, e5 = hexhex_grid(3).cell("a1"), hexhex_grid(3).cell("e5")
-    assert [hexhex_grid(3).name(c) for c in hexes.members(hexes.neighbours(hexes.bits[a1]))] == ["a2", "b1", "b2"]
-    assert [hexhex_grid(3).name(c) for c in hexes.members(hexes.neighbours(hexes.bits[e5]))] == ["d4", "d5", "e4"]
-    e1 = square_grid(5).cell("e1")
-    assert [square_grid(5).name(c) for c in squares.members(squares.neighbours(squares.bits[e1]))] == ["d1", "e2"]
+    # The corners a1 and e5 of hex side 3 have three neighbours each, the square's corner two:
+    # no shift wraps round to the other side of the board.
+    def around(grid, name):
+        layout = bit_layout(grid)
+        return [grid.name(c) for c in layout.members(layout.neighbours(layout.bits[grid.cell(name)]))]
+
+    assert around(hexhex_grid(3), "a1") == ["a2", "b1", "b2"]
+    assert around(hexhex_grid(3), "e5") == ["d4", "d5", "e4"]
+    assert around(square_grid(5), "e1") == ["d1", "e2"]
 
 
 def test_a_board_whose_steps_are_not_its_cells_steps_is_refused():
