@@ -14,7 +14,7 @@ from playout_support import (
 from referee.games import GAMES
 from referee.games.base import Game
 from referee.games.odd.moves import BLACK, WHITE
-from referee.games.odd.playout import counted_groups, finish_at_random
+from referee.games.odd.playout import counted_groups, finish_at_random, some_plies_at_random
 from referee.games.odd.position import OddState
 from referee.geometry import hexhex_grid
 from referee.geometry.bitboard import bit_layout
@@ -133,3 +133,23 @@ def test_a_playout_cut_short_by_its_limit_is_evaluated():
     state = position(5, 5, 10, seed=1)
     assert ODD.playout(state, random.Random(1), limit=50) == ODD.evaluate(state) == (0.5, 0.5)
     assert ODD.playout(state, random.Random(1), limit=51) in ((1.0, 0.0), (0.0, 1.0))
+
+
+def test_some_random_plies_fill_that_many_cells_each_as_likely_and_either_colour():
+    # The position after k uniformly random plies: k of the empty cells, any k alike, each
+    # black or white by a fair coin, the stones already placed kept.
+    state = position(4, 3, 17, seed=6)
+    empty = [c for c in state.grid if not state.stones[c]]
+    rng, n, k = random.Random(12), 4000, 7
+    filled, black = dict.fromkeys(empty, 0), dict.fromkeys(empty, 0)
+    for _ in range(n):
+        after = some_plies_at_random(state, rng, k)
+        assert after.placed == state.placed + k
+        assert all(after.stones[c] == v for c, v in enumerate(state.stones) if v)
+        for c in empty:
+            filled[c] += after.stones[c] != 0
+            black[c] += after.stones[c] == BLACK
+    allowed = tolerance_one(n, CHANCE / (2 * len(empty)))
+    assert all(abs(filled[c] / n - k / len(empty)) <= allowed for c in empty), filled
+    # Given filled, black half the time: black / n is k / (2 · empty) on average.
+    assert all(abs(black[c] / n - k / len(empty) / 2) <= allowed for c in empty), black

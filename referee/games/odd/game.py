@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any, Mapping
 from referee.errors import IllegalMoveError
 from referee.games.base import Game, Move, Option, Outcome, count
 from referee.games.odd.moves import BLACK, COLOUR_LETTER, EMPTY, WHITE, Placement, parse_placement
-from referee.games.odd.playout import play_out
+from referee.games.odd.playout import play_out, some_plies_at_random
 from referee.games.odd.position import OddState
 from referee.geometry.hexhex import hexhex_grid
 from referee.picture import Picture, PieceKind
@@ -67,7 +67,7 @@ class Odd(Game):
     def playout(self, state: OddState, rng: random.Random, limit: int = 1000) -> tuple[float, ...]:
         # Random play comes to a fair coin for each empty cell, whatever the order (playout.py).
         if len(state.grid) - state.placed > limit:
-            return super().playout(state, rng, limit)  # cut short: the hooks' way, to the ply
+            return self.evaluate(some_plies_at_random(state, rng, limit))  # cut short
         return play_out(state, rng)
 
     # -- 5. words -----------------------------------------------------------------------------

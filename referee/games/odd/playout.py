@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from referee.games.odd.moves import BLACK, WHITE
+from referee.games.odd.moves import BLACK, EMPTY, WHITE
 from referee.games.odd.position import OddState
 from referee.geometry.bitboard import BitLayout, bit_layout
 
@@ -74,3 +74,13 @@ def play_out(state: OddState, rng: random.Random) -> tuple[float, float]:
     width, least = bit_layout(state.grid).width, state.min_group
     n = counted_groups(black, width, least) + counted_groups(white, width, least)
     return (1.0, 0.0) if n % 2 else (0.0, 1.0)
+
+
+def some_plies_at_random(state: OddState, rng: random.Random, plies: int) -> OddState:
+    """The position after `plies` uniformly random moves from `state` (fewer than its empty
+    cells): as many empty cells, chosen at random, each given a colour by a fair coin. The
+    order they came in leaves no trace in the position."""
+    empty = [c for c, colour in enumerate(state.stones) if colour == EMPTY]
+    for cell in rng.sample(empty, plies):
+        state = state.place(cell, BLACK if rng.getrandbits(1) else WHITE)
+    return state
