@@ -324,6 +324,47 @@ def moves_command(
         typer.echo(line)
 
 
+@app.command("hint")
+@_guard
+def hint_command(
+    file: str = typer.Argument(..., metavar="FILE", help="The record file (- for standard input)."),
+    seconds: float = typer.Option(3.0, "--seconds", metavar="S", help="How long the engine thinks, 0.1–600 seconds of one core."),
+    iterations: Optional[int] = typer.Option(None, "--iterations", metavar="N", help="Stop after N playouts instead of after S seconds: the same hint every time."),
+    seed: int = typer.Option(0, "--seed", metavar="N", help="The engine's random seed."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """The move the engine finds for the seat to move, ready to paste into `referee move`,
+    with how often it won in the engine's playouts and the line it expects. Reads the record;
+    never writes it.
+
+    Example: referee hint game.toml --seconds 10
+    """
+    from referee import advice  # the engine: only the commands that search load it
+
+    play = reports.load(file)
+    found = advice.hint(play, seconds, iterations, seed)
+    if as_json:
+        typer.echo(json.dumps(found, indent=2, ensure_ascii=False))
+        return
+    for line in advice.hint_lines(play, found):
+        typer.echo(line)
+
+
+@app.command("engine")
+@_guard
+def engine_command() -> None:
+    """Speak UGI (the Universal Game Interface) on standard input and output, so that a
+    program can play any game against the engine or ask it for moves: `ugi`, `isready`,
+    `setoption name game value odd`, `position startpos moves b_e5 …`, `go movetime 1000`,
+    `query gameover`, `quit`. Moves on the wire are canonical notation with `_` for spaces.
+
+    Example: printf 'ugi\nposition startpos moves b_e5\ngo nodes 200\nquit\n' | referee engine
+    """
+    from referee import ugi  # the engine: only the commands that search load it
+
+    ugi.serve()
+
+
 @app.command("show")
 @_guard
 def show_command(
