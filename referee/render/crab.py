@@ -16,6 +16,7 @@ from referee.games.crab import (
 )
 from referee.games.crab.deck import COLUMNS
 from referee.render import page
+from referee.render.palette import CRAB, CRAB_RULES, chosen, style
 from referee.render.header import Header, text_head
 from referee.render.templates import render
 
@@ -347,7 +348,7 @@ def _wave_key(shapes: Shapes, x: float, y: float, size: float) -> None:
     shapes.polys.append(Poly(" ".join(points), "wave"))
 
 
-def svg(picture: CrabPicture, head: Header) -> str:
+def svg(picture: CrabPicture, head: Header, palette: str | None = None) -> str:
     shapes = Shapes.empty()
     above = [Text(0, 0, "head", line) for line in page.fitted([head.title], "head")]
     above += [Text(0, 0, "text", line) for line in page.fitted(head.players)]
@@ -384,5 +385,5 @@ def svg(picture: CrabPicture, head: Header) -> str:
     height = y + (len(below) + len(result)) * page.LINE + page.MARGIN
     return render(
         "crab.svg.j2", title=head.title, **page.canvas(width, height),
-        shapes=shapes, texts=texts + shapes.texts,
+        shapes=shapes, texts=texts + shapes.texts, style=style(CRAB_RULES, chosen(CRAB, palette)),
     )

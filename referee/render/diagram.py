@@ -3,9 +3,11 @@ replay (render/header.py), the board itself from the drawer the game's registry 
 
 A drawer is a module of referee.render with three hooks:
   text(picture, head) -> str     the position as text for a mail body
-  svg(picture, head) -> str      the position as SVG to attach
-  paper(game, options, picture, paper) -> str   optional: the blank board as a printable
-                                 SVG sheet in millimetres; a game without it has no board.
+  svg(picture, head, palette) -> str   the position as SVG to attach, in a palette of
+                                 render/palette.py (None: the default)
+  paper(game, options, picture, paper, palette) -> str   optional: the blank board as a
+                                 printable SVG sheet in millimetres; a game without it has no
+                                 board.
   lines(picture, head) -> list[str]   optional: the words the SVG writes under the board after
                                  the last move (what it did, the status), for the review
                                  page; without it, the header's status lines.
@@ -39,10 +41,11 @@ def text_diagram(play: Replay, ply: int | None = None, now: dt.datetime | None =
     return drawer(play.game).text(picture, head)
 
 
-def svg_diagram(play: Replay, ply: int | None = None, now: dt.datetime | None = None) -> str:
+def svg_diagram(play: Replay, ply: int | None = None, now: dt.datetime | None = None,
+                palette: str | None = None) -> str:
     """The position after `ply` (default: the last) as an SVG picture to attach."""
     picture, head = _picture(play, ply, now)
-    return drawer(play.game).svg(picture, head)
+    return drawer(play.game).svg(picture, head, palette)
 
 
 class Drawn(NamedTuple):
@@ -54,12 +57,12 @@ class Drawn(NamedTuple):
     lines: list[str]
 
 
-def drawn(play: Replay, ply: int) -> Drawn:
+def drawn(play: Replay, ply: int, palette: str | None = None) -> Drawn:
     """The position after `ply` as SVG, with its words, the picture made once for both."""
     picture, head = _picture(play, ply, None)  # a clock as it stood when the ply was made
     module = drawer(play.game)
     lines = getattr(module, "lines", None)
-    return Drawn(module.svg(picture, head), head, lines(picture, head) if lines else list(head.status))
+    return Drawn(module.svg(picture, head, palette), head, lines(picture, head) if lines else list(head.status))
 
 
 def _picture(play: Replay, ply: int | None, now: dt.datetime | None) -> tuple[Any, Any]:
@@ -68,11 +71,12 @@ def _picture(play: Replay, ply: int | None, now: dt.datetime | None) -> tuple[An
     return picture, header(play, ply, picture, now)
 
 
-def paper_board(game: Game, options: Mapping[str, Any], setup: Mapping[str, Any], paper: str) -> str:
+def paper_board(game: Game, options: Mapping[str, Any], setup: Mapping[str, Any], paper: str,
+                palette: str | None = None) -> str:
     """The blank board to print, true to size. `setup` holds the game's data files, loaded
     (the board file of Hermetica): no drawer reads a file."""
     sheet = getattr(drawer(game), "paper", None)
     picture = game.blank_picture(options, setup)
     if sheet is None or picture is None:
         raise UsageError(f"{game.name} has no board to print")
-    return sheet(game, options, picture, paper)
+    return sheet(game, options, picture, paper, palette)

@@ -11,6 +11,7 @@ from typing import Any, Callable, Mapping, NamedTuple
 
 from referee.picture import Picture
 from referee.render import page
+from referee.render.palette import GRID, GRID_EXTRA_RULES, GRID_RULES, SHEET, chosen, style
 from referee.render.board import LABEL_SIZE, board_shapes, text_rows
 from referee.render.header import Header, option_summary, text_head, wrap_all
 from referee.render.templates import render
@@ -73,8 +74,9 @@ class SvgArrow(NamedTuple):
     y2: float
 
 
-def svg(picture: Picture, head: Header) -> str:
+def svg(picture: Picture, head: Header, palette: str | None = None) -> str:
     head = _with_notes(head, picture)
+    colours = chosen(GRID, palette)
     shapes = board_shapes(picture.grid)
     # The words above the board and the result are measured at the title's size: generous.
     above = [("head", line) for line in page.fitted([head.title], "head")]
@@ -137,6 +139,7 @@ def svg(picture: Picture, head: Header) -> str:
         for cell, tag in sorted(picture.tags.items())
         if cell in picture.pieces
     ]
+    extras = bool(picture.path or picture.bites or picture.tags)
     return render(
         "diagram.svg.j2",
         title=head.title,
@@ -147,14 +150,15 @@ def svg(picture: Picture, head: Header) -> str:
         legend=legend,
         legend_arrows=legend_arrows,
         dots=dots,
-        label_size=round(SVG_UNIT * LABEL_SIZE, 2),
         stone_radius=round(SVG_UNIT * 0.4, 2),
         mark_radius=round(SVG_UNIT * 0.12, 2),
         arrow=_arrow(picture, place),
         bites=[place(*picture.grid.centre(cell)) for cell in sorted(picture.bites)],
         bite_radius=round(SVG_UNIT * 0.47, 2),
         tags=tags,
-        extras=bool(picture.path or picture.bites or picture.tags),
+        style=style(GRID_RULES + (GRID_EXTRA_RULES if extras else ()), colours,
+                    label_size=round(SVG_UNIT * LABEL_SIZE, 2)),
+        arrow_ink=colours.inks["path"],
     )
 
 
@@ -169,7 +173,8 @@ def _arrow(picture: Picture, place: Callable[[float, float], tuple[float, float]
     return SvgArrow(x1, y1, round(x2 - (x2 - x1) * back, 2), round(y2 - (y2 - y1) * back, 2))
 
 
-def paper(game: Any, options: Mapping[str, Any], picture: Picture, paper_name: str) -> str:
+def paper(game: Any, options: Mapping[str, Any], picture: Picture, paper_name: str,
+          palette: str | None = None) -> str:
     """The empty board true to size: cells and coordinates, in millimetres on the sheet."""
     grid = picture.grid
     shapes = board_shapes(grid)
@@ -194,4 +199,5 @@ def paper(game: Any, options: Mapping[str, Any], picture: Picture, paper_name: s
         labels=labels,
         label_size=round(unit * LABEL_SIZE, 2),
         line_width=round(max(unit * 0.025, 0.3), 3),
+        ink=chosen(SHEET, palette).inks,
     )

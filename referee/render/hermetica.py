@@ -15,6 +15,7 @@ from typing import Any, Mapping
 from referee.games.hermetica import ELEMENTS, MOON, SIDE, SUN, UNIT_NAME, ActionReport, Board, HermeticaPicture
 from referee.geometry.grid import LETTERS
 from referee.render import page
+from referee.render.palette import HERMETICA, HERMETICA_RULES, SHEET, chosen, style
 from referee.render.header import SVG_WIDTH, TEXT_WIDTH, Header, option_summary, text_head, wrap_all
 from referee.render.templates import render
 
@@ -290,7 +291,7 @@ def side_words(board: Board, seat: int) -> str:
             f"{SIDE[seat]}'s Prime: {board.name(board.primes[seat])}")
 
 
-def svg(picture: HermeticaPicture, head: Header) -> str:
+def svg(picture: HermeticaPicture, head: Header, palette: str | None = None) -> str:
     board = picture.board
     grid = board.grid
     # The words above the board are measured at the title's size (below), so fitted at it.
@@ -369,6 +370,7 @@ def svg(picture: HermeticaPicture, head: Header) -> str:
                 news.append(Mark(round(x + UNIT * 0.44, 2), y, "new", "newlabel"))
     texts = [Words(page.MARGIN, page.line_y(page.MARGIN, i), w.css, w.text) for i, w in enumerate(above)]
     texts += sides
+    font = round(UNIT * 0.32, 2)
     texts += [Words(page.MARGIN, page.line_y(legend_y, i, 0), "small", t) for i, t in enumerate(legend)]
     texts += [Words(page.MARGIN, page.line_y(text_top, i, 0.5), "text", t) for i, t in enumerate(below)]
     texts += [Words(page.MARGIN, page.line_y(text_top, len(below) + i, 0.8), "result", line)
@@ -391,7 +393,7 @@ def svg(picture: HermeticaPicture, head: Header) -> str:
         labels=_column_labels(board, place),
         texts=texts,
         radius=round(r, 2),
-        font=round(UNIT * 0.32, 2),
+        style=style(HERMETICA_RULES, chosen(HERMETICA, palette), font=font, capture_size=font * 1.6),
     )
 
 
@@ -420,7 +422,8 @@ def _shrink(grid, cell: int, point: tuple[float, float], factor: float) -> tuple
 # -- the printable sheet ---------------------------------------------------------------------
 
 
-def paper(game, options: Mapping[str, Any], picture: HermeticaPicture, paper_name: str) -> str:
+def paper(game, options: Mapping[str, Any], picture: HermeticaPicture, paper_name: str,
+          palette: str | None = None) -> str:
     """`referee board hermetica`: the mat true to size with the Horizons, the Prime hexes and
     the scheme's walls (none for `draft`), coordinates in every hex."""
     board = picture.board
@@ -433,6 +436,7 @@ def paper(game, options: Mapping[str, Any], picture: HermeticaPicture, paper_nam
     unit = sheet.cell
     place, _, _ = _layout(board, unit, sheet.board_origin(board_w, board_h))
     scheme = options["scheme"]
+    ink = chosen(SHEET, palette).inks
     wall_shapes = [
         " ".join("%s,%s" % place(*_shrink(grid, c, p, 0.85)) for p in grid.corners(c))
         for c in sorted(picture.walls)
@@ -443,7 +447,7 @@ def paper(game, options: Mapping[str, Any], picture: HermeticaPicture, paper_nam
         if cell in board.primes.values():
             y = round(y - unit * 0.2, 3)  # room for the Prime mark below the name
         # The name reads on a Wall's dark fill too: light there, grey elsewhere.
-        names.append(Inked(x, y, "#ffffff" if cell in picture.walls else "#666666", board.name(cell)))
+        names.append(Inked(x, y, ink["on_wall"] if cell in picture.walls else ink["name"], board.name(cell)))
     marks = []
     for seat in (SUN, MOON):
         # Two short lines ("Sun" over "Prime") fit the hex at a size that reads.
@@ -465,4 +469,5 @@ def paper(game, options: Mapping[str, Any], picture: HermeticaPicture, paper_nam
         mark_size=round(unit * 0.15, 2),
         label_size=round(unit * 0.38, 2),
         line_width=round(max(unit * 0.025, 0.3), 3),
+        ink=ink,
     )

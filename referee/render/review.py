@@ -81,11 +81,11 @@ class Page:
     frames: Markup  # every ply's diagram, as JSON (see frames())
 
 
-def page(play: Replay, opening: int | None = None) -> str:
+def page(play: Replay, opening: int | None = None, palette: str | None = None) -> str:
     """The review page of a replayed game, opening at ply `opening` (default: the last) when
     its address names no `#ply=N`."""
     opening = play.plies if opening is None else opening
-    drawings = [drawn(play, ply) for ply in range(play.plies + 1)]
+    drawings = [drawn(play, ply, palette) for ply in range(play.plies + 1)]
     style, script = asset("review.css"), asset("review.js")
     final = drawings[-1].head
     view = Page(
