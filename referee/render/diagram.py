@@ -8,9 +8,18 @@ A drawer is a module of referee.render with three hooks:
   paper(game, options, picture, paper, palette) -> str   optional: the blank board as a
                                  printable SVG sheet in millimetres; a game without it has no
                                  board.
+  svg(picture, head, palette, bare=True) the board alone, for the review page (which
+                                 writes the words around it as text)
   lines(picture, head) -> list[str]   optional: the words the SVG writes under the board after
                                  the last move (what it did, the status), for the review
                                  page; without it, the header's status lines.
+  key(picture, head, palette) -> list[(swatch SVG or None, words)]   the legend, for the
+                                 review page to write as text.
+  words(picture) -> str          the position in words (every SVG's <desc>), for the review
+                                 page's panel.
+  earlier(play, ply) -> Any      optional: what the drawer needs of the plies before `ply`
+                                 (crab: the cards placed, for their outlines), passed to svg
+                                 as `earlier=`.
 `picture` is whatever the game's `picture` and `blank_picture` hooks return; only its own
 drawer looks inside it.
 """
@@ -45,16 +54,25 @@ def svg_diagram(play: Replay, ply: int | None = None, now: dt.datetime | None = 
                 palette: str | None = None) -> str:
     """The position after `ply` (default: the last) as an SVG picture to attach."""
     picture, head = _picture(play, ply, now)
-    return drawer(play.game).svg(picture, head, palette)
+    return _svg(play, ply, picture, head, palette)
+
+
+def _svg(play: Replay, ply: int | None, picture: Any, head: Header, palette: str | None, bare: bool = False) -> str:
+    module = drawer(play.game)
+    earlier = getattr(module, "earlier", None)
+    extra = {} if earlier is None else {"earlier": earlier(play, play.plies if ply is None else ply)}
+    return module.svg(picture, head, palette, bare, **extra)
 
 
 class Drawn(NamedTuple):
-    """One ply drawn for the review page: the SVG, the words around the board, and the lines
-    under it (the drawer's `lines` hook)."""
+    """One ply drawn for the review page: the board alone as SVG, the words around it, the
+    lines under it (the drawer's `lines` hook) and the legend (its `key` hook)."""
 
     svg: str
     head: Header
     lines: list[str]
+    key: list[tuple[str | None, str]]
+    words: str
 
 
 def drawn(play: Replay, ply: int, palette: str | None = None) -> Drawn:
@@ -62,7 +80,9 @@ def drawn(play: Replay, ply: int, palette: str | None = None) -> Drawn:
     picture, head = _picture(play, ply, None)  # a clock as it stood when the ply was made
     module = drawer(play.game)
     lines = getattr(module, "lines", None)
-    return Drawn(module.svg(picture, head, palette), head, lines(picture, head) if lines else list(head.status))
+    return Drawn(_svg(play, ply, picture, head, palette, bare=True), head,
+                 lines(picture, head) if lines else list(head.status), module.key(picture, head, palette),
+                 module.words(picture))
 
 
 def _picture(play: Replay, ply: int | None, now: dt.datetime | None) -> tuple[Any, Any]:

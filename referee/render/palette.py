@@ -30,6 +30,9 @@ class Palette(NamedTuple):
     inks: dict[str, str]  # every colour of the drawing, by role
     compared: tuple[str, ...]  # the roles held apart by colour (ΔE ≥ 20 in `colourblind`)
     values: dict[str, str]  # dash patterns, widths and the like
+    # Where a palette draws more than colours: crab's shells lettered on the Coast too
+    # ("letters"), and the shells whose letter is written light ("light_letters").
+    drawn: Mapping[str, object] = {}
 
 
 def style(rules: Iterable[tuple[str, str]], palette: Palette, **sizes: object) -> list[str]:
@@ -119,8 +122,12 @@ HERMETICA_RULES = (
     (".arrow-push", "stroke: {push}; stroke-width: 3; fill: none; stroke-dasharray: {push_dash}; marker-end: url(#tip);"),
     (".arrow-relocate", "stroke: {relocate}; stroke-width: 3; fill: none; stroke-dasharray: {relocate_dash}; marker-end: url(#tip);"),
     (".capture", "font-size: {capture_size}px; font-weight: bold; fill: {shot}; text-anchor: middle; dominant-baseline: central;"),
-    (".newlabel", "font-size: 10px; font-weight: bold; fill: {last}; text-anchor: middle; dominant-baseline: central;"),
-    (".primelabel", "font-size: 11px; font-weight: bold; fill: {prime}; text-anchor: middle; dominant-baseline: central; letter-spacing: 0.5px;"),
+    (".newlabel", "font-size: 10px; font-weight: bold; fill: {last}; text-anchor: middle; dominant-baseline: central;"
+     " paint-order: stroke; stroke: #ffffff; stroke-width: 3px;"),
+    # Over the lines of the last ply, with a white halo: a line through a Prime hex passes
+    # under its word, never across it.
+    (".primelabel", "font-size: 11px; font-weight: bold; fill: {prime}; text-anchor: middle; dominant-baseline: central; letter-spacing: 0.5px;"
+     " paint-order: stroke; stroke: #ffffff; stroke-width: 3px;"),
     (".cellname", "font-size: 10px; fill: {name}; text-anchor: middle; dominant-baseline: central;"),
     (".cellname.onwall", "fill: {on_wall};"),
     (".side", "font-size: 13px; font-weight: bold;"),
@@ -148,6 +155,9 @@ HERMETICA = {
               "coord": "#444", "small": "#333"},
         compared=_HERMETICA_COMPARED,
         values=_HERMETICA_DASHES,
+        drawn={"sun_tint": "gold", "moon_tint": "blue", "ends": "ringed",
+               "marks": ("red dashes a shot, blue dots a push, green dashes a relocation,",
+                         "gold dots a Shield redeployed, × a capture, new: spawned.")},
     ),
     # Eight colours for fourteen roles: a Wall, a Moon unit and the path of the last ply share
     # the dark ink (a filled hex, a diamond, a line with an arrowhead); everything else the last
@@ -162,6 +172,9 @@ HERMETICA = {
               "coord": "#333", "small": "#222"},
         compared=_HERMETICA_COMPARED,
         values={**_HERMETICA_DASHES, "relocate_dash": "12 4 2 4"},
+        drawn={"sun_tint": "yellow", "moon_tint": "light blue", "ends": "ringed",
+               "marks": ("pink dashes a shot, pink dots a push, pink dash-dots a relocation,",
+                         "dark dots a Shield redeployed, × a capture, new: spawned.")},
     ),
     # Greys only: Sun white circles, Moon black diamonds; the Horizons two greys (and their
     # places, bottom and top); the last ply in black, each kind of mark its own dash pattern.
@@ -174,7 +187,11 @@ HERMETICA = {
               "push": "#000000", "relocate": "#000000", "name": "#333333", "on_wall": "#ffffff",
               "coord": "#333", "small": "#000"},
         compared=_HERMETICA_COMPARED,
-        values={**_HERMETICA_DASHES, "relocate_dash": "12 4 2 4", "end_dash": " stroke-dasharray: 1 4; stroke-linecap: round;"},
+        values={**_HERMETICA_DASHES, "relocate_dash": "12 4 2 4", "shield_dash": "1 5",
+                "end_dash": " stroke-dasharray: 1 4; stroke-linecap: round;"},
+        drawn={"sun_tint": "light grey", "moon_tint": "mid grey", "ends": "ringed in dots",
+               "marks": ("dashes a shot, dots a push, dash-dots a relocation,",
+                         "fine dots a Shield redeployed, × a capture, new: spawned.")},
     ),
 }
 
@@ -197,6 +214,8 @@ CRAB_RULES = (
     (".cap", "fill: {cap}; stroke: {shell_edge}; stroke-width: 1.5;"),
     (".capinner", "fill: {cap_inner}; stroke: {shell_edge}; stroke-width: 1;"),
     (".pool", "fill: {pool}; stroke: {pool_edge}; stroke-width: 1.2; rx: 6;"),
+    # The outline of every card in a play area or a hand, where it shows.
+    (".cardedge", "stroke: {card_edge}; stroke-width: 2; stroke-linecap: square;"),
     (".newcard", "fill: none; stroke: {newcard}; stroke-width: 3.5;"),
     (".pattern", "fill: none; stroke: {pattern}; stroke-width: 3; stroke-dasharray: {pattern_dash};"),
     (".target", "fill: none; stroke: {target}; stroke-width: 3; stroke-dasharray: {target_dash};"),
@@ -218,7 +237,7 @@ _CRAB_COMPARED = ("card", "red", "orange", "yellow", "blue", "star", "cap", "poo
 
 CRAB = {
     "default": Palette(
-        inks={"card": "#f3e6c4", "card_new": "#fbf3dc", "edge": "#6b5a3a", "shore": "#e8dcc0",
+        inks={"card": "#f3e6c4", "card_new": "#fbf3dc", "edge": "#6b5a3a", "card_edge": "#3b2a12", "shore": "#e8dcc0",
               "drift": "#8c5a2b", "drift_edge": "#5a3a1a", "shell_edge": "#333333", "red": "#d62728",
               "orange": "#ff9f1c", "yellow": "#f4e04d", "blue": "#1f77b4", "star": "#cc79a7",
               "star_edge": "#5b2a4a", "cap": "#9a9a9a", "cap_inner": "#d0d0d0", "pool": "#9ad3f0",
@@ -229,7 +248,42 @@ CRAB = {
         compared=_CRAB_COMPARED,
         values={"pattern_dash": "5 3", "target_dash": "5 3", "wave_opacity": "0.75"},
     ),
+    # Eight colours for fourteen roles: the starfish, the bottle cap and the driftwood share
+    # the dark ink (a star, a ringed disc, a bar under a symbol), the pool and the Wave the
+    # blue of the blue shell (a bar, a band along a Coast card), Hermie the orange (a crab with
+    # an H). Every shell carries its letter, on the Coast too.
+    "colourblind": Palette(
+        inks={"card": "#f2d0c7", "card_new": "#f8e4dc", "edge": "#6b4a3a", "card_edge": "#1a1a1a", "shore": "#e6dcd6",
+              "drift": "#1a1a1a", "drift_edge": "#000000", "shell_edge": "#1a1a1a", "red": "#803e19",
+              "orange": "#d97311", "yellow": "#e6ff40", "blue": "#4e71ff", "star": "#1a1a1a",
+              "star_edge": "#000000", "cap": "#1a1a1a", "cap_inner": "#f2d0c7", "pool": "#4e71ff",
+              "pool_edge": "#1a1a1a", "newcard": "#1617bd", "pattern": "#46d8ff", "target": "#46d8ff",
+              "wave": "#4e71ff", "wave_edge": "#1a1a1a", "hermie": "#d97311", "hermie_edge": "#1a1a1a",
+              "on_hermie": "#111111", "on_wave": "#ffffff", "letter": "#111111", "on_dark": "#ffffff",
+              "small": "#333333", "ink": "#111111", "coord": "#444444"},
+        compared=_CRAB_COMPARED,
+        values={"pattern_dash": "5 3", "target_dash": "1 4", "wave_opacity": "1"},
+        drawn={"letters": True, "light_letters": ("red", "blue")},
+    ),
+    # Greys only: the shells four greys from black to white, each with its letter; the
+    # starfish a black star, the cap a ringed disc, the pool a white bar, driftwood a black
+    # bar; the three marks of a round black, solid, dashed and dotted.
+    "mono": Palette(
+        inks={"card": "#f2f2f2", "card_new": "#ffffff", "edge": "#555555", "card_edge": "#000000", "shore": "#e0e0e0",
+              "drift": "#000000", "drift_edge": "#000000", "shell_edge": "#000000", "red": "#000000",
+              "orange": "#6e6e6e", "yellow": "#c8c8c8", "blue": "#ffffff", "star": "#000000",
+              "star_edge": "#000000", "cap": "#9a9a9a", "cap_inner": "#ffffff", "pool": "#ffffff",
+              "pool_edge": "#000000", "newcard": "#000000", "pattern": "#000000", "target": "#000000",
+              "wave": "#bdbdbd", "wave_edge": "#000000", "hermie": "#000000", "hermie_edge": "#000000",
+              "on_hermie": "#ffffff", "on_wave": "#000000", "letter": "#000000", "on_dark": "#ffffff",
+              "small": "#333333", "ink": "#000000", "coord": "#333333"},
+        compared=_CRAB_COMPARED,
+        values={"pattern_dash": "5 3", "target_dash": "1 4", "wave_opacity": "1"},
+        drawn={"letters": True, "light_letters": ("red", "orange")},
+    ),
 }
+# The light letter on a dark shell, in the palettes that letter every shell.
+CRAB_LETTER_RULES = ((".letter.on-dark", "fill: {on_dark};"),)
 
 
 # -- the printable sheets (render/grid.py and render/hermetica.py: `paper`) -------------------------
