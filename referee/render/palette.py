@@ -161,19 +161,20 @@ HERMETICA = {
     ),
     # Eight colours for fourteen roles: a Wall, a Moon unit and the path of the last ply share
     # the dark ink (a filled hex, a diamond, a line with an arrowhead); everything else the last
-    # ply did shares the vermilion, each with its own dash pattern.
+    # ply did shares one brick red, each with its own dash pattern. A mid-grey mat, so that the
+    # white Sun units and both Horizons stand out from it.
     "colourblind": Palette(
-        inks={"ground": "#a3a995", "edge": "#3d3d3d", "sun_tint": "#f0cd48", "moon_tint": "#74c2ff",
-              "prime": "#111", "wall": "#1b1b3a", "wall_edge": "#000", "sun_mark": "#8a3a1f",
-              "moon_mark": "#3d40c7", "ink": "#111", "sun": "#ffffff", "sun_edge": "#8a3a1f",
+        inks={"ground": "#8c8c93", "edge": "#3d3d3d", "sun_tint": "#ffd11a", "moon_tint": "#99c1ff",
+              "prime": "#111", "wall": "#1b1b3a", "wall_edge": "#000", "sun_mark": "#762629",
+              "moon_mark": "#4c1ef2", "ink": "#111", "sun": "#ffffff", "sun_edge": "#762629",
               "moon": "#1b1b3a", "moon_edge": "#000", "sun_letter": "#111111", "moon_letter": "#ffffff",
-              "path": "#1b1b3a", "last": "#e0108a", "shield_move": "#1b1b3a", "shot": "#e0108a",
-              "push": "#e0108a", "relocate": "#e0108a", "name": "#222222", "on_wall": "#f4f4f4",
+              "path": "#1b1b3a", "last": "#d7664c", "shield_move": "#1b1b3a", "shot": "#d7664c",
+              "push": "#d7664c", "relocate": "#d7664c", "name": "#111111", "on_wall": "#f4f4f4",
               "coord": "#333", "small": "#222"},
         compared=_HERMETICA_COMPARED,
         values={**_HERMETICA_DASHES, "relocate_dash": "12 4 2 4"},
         drawn={"sun_tint": "yellow", "moon_tint": "light blue", "ends": "ringed",
-               "marks": ("pink dashes a shot, pink dots a push, pink dash-dots a relocation,",
+               "marks": ("red dashes a shot, red dots a push, red dash-dots a relocation,",
                          "dark dots a Shield redeployed, × a capture, new: spawned.")},
     ),
     # Greys only: Sun white circles, Moon black diamonds; the Horizons two greys (and their
@@ -241,12 +242,12 @@ CRAB = {
               "drift": "#8c5a2b", "drift_edge": "#5a3a1a", "shell_edge": "#333333", "red": "#d62728",
               "orange": "#ff9f1c", "yellow": "#f4e04d", "blue": "#1f77b4", "star": "#cc79a7",
               "star_edge": "#5b2a4a", "cap": "#9a9a9a", "cap_inner": "#d0d0d0", "pool": "#9ad3f0",
-              "pool_edge": "#2b7bb9", "newcard": "#d55e00", "pattern": "#009e73", "target": "#009e73",
+              "pool_edge": "#2b7bb9", "newcard": "#d55e00", "pattern": "#009e73", "target": "#7b3294",
               "wave": "#56b4e9", "wave_edge": "#0072b2", "hermie": "#e4572e", "hermie_edge": "#7a2412",
               "on_hermie": "#ffffff", "on_wave": "#0b3c5d", "letter": "#111111", "small": "#333333",
               "ink": "#111111", "coord": "#444444"},
         compared=_CRAB_COMPARED,
-        values={"pattern_dash": "5 3", "target_dash": "5 3", "wave_opacity": "0.75"},
+        values={"pattern_dash": "5 3", "target_dash": "2 3", "wave_opacity": "0.75"},
     ),
     # Eight colours for fourteen roles: the starfish, the bottle cap and the driftwood share
     # the dark ink (a star, a ringed disc, a bar under a symbol), the pool and the Wave the
