@@ -596,3 +596,25 @@ def test_the_page_in_a_real_browser_keys_buttons_links_address_and_no_request(br
               and e["params"]["requestId"] == forbidden["requestId"]]
     assert [f["blockedReason"] for f in failed] == ["csp"]  # refused before it left
     assert "Loading the image 'https://example.invalid/x.png' violates" in blocked
+
+
+@pytest.mark.parametrize("sample", ["odd/odd-5-resign", "hermetica/hermetica-dawn-won", "crab/crab-coop-2-win"])
+def test_the_board_takes_at_least_90_percent_of_its_column_at_1200_and_390_px_SPEC_8b(browser, tmp_path, sample):
+    """Measured in the browser: the board picture's drawn width against its column's (the
+    board section's inner width), at a 1200 px and a 390 px (phone) wide window; the picture
+    keeps its proportions (no room left around a shrunk board)."""
+    page = tmp_path / "game.html"
+    page.write_text(pictures.diagram(str(SAMPLES / f"{sample}.toml"), None, "html"), encoding="utf-8")
+    measure = ("(() => { const img = document.getElementById('diagram'); const column = img.parentElement;"
+               " const style = getComputedStyle(column); const box = img.getBoundingClientRect();"
+               " return [box.width, box.height, column.clientWidth - parseFloat(style.paddingLeft)"
+               " - parseFloat(style.paddingRight), img.naturalWidth, img.naturalHeight]; })()")
+    for width, height, mobile in ((1200, 900, False), (390, 844, True)):
+        browser.call("Emulation.setDeviceMetricsOverride",
+                     {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile})
+        browser.open(page.as_uri())
+        browser.value("document.getElementById('diagram').decode()", wait=True)
+        shown, tall, column, natural_w, natural_h = browser.value(measure)
+        assert shown >= 0.9 * column, (width, shown, column)
+        assert abs(tall - shown * natural_h / natural_w) <= 1.5  # drawn whole, not letterboxed
+    assert browser.problems() == []
