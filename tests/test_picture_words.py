@@ -206,7 +206,7 @@ def test_crab_legend_words_stand_clear_of_their_swatches_and_of_the_next_entry()
                                               ("hermetica-power-fire-shot", None, False)])
 def test_hermetica_prime_and_new_words_are_drawn_over_the_lines_and_inside_their_hex(sample, ply, new):
     svg = diagrams.svg_diagram(reports.load(str(SAMPLES / "hermetica" / f"{sample}.toml")), ply)
-    labels = list(re.finditer(r'<text class="(primelabel|newlabel)" x="([\d.]+)" y="([\d.]+)">(\w+)</text>', svg))
+    labels = list(re.finditer(r'<text class="(primelabel|newlabel(?: beside)?)" x="([\d.]+)" y="([\d.]+)">(\w+)</text>', svg))
     assert any(m[4] == "PRIME" for m in labels) and any(m[4] == "new" for m in labels) == new
     last_line = max(svg.rfind('<polyline class="path"'), svg.rfind('<line class="arrow'))
     assert all(m.start() > last_line for m in labels)  # drawn after (over) every line
@@ -217,12 +217,18 @@ def test_hermetica_prime_and_new_words_are_drawn_over_the_lines_and_inside_their
              for points in re.findall(r'<polygon class="cell[^"]*" points="([^"]+)"', svg)]
     for m in labels:
         x, y, text = float(m[2]), float(m[3]), m[4]
-        size = 11 if text == "PRIME" else 10
+        size = 11 if text == "PRIME" else 9 if "beside" in m[1] else 10
         half_w, half_h = len(text) * 0.62 * size / 2, size / 2
         outline = min(hexes, key=lambda h: math.dist((x, y), (sum(p[0] for p in h) / 6, sum(p[1] for p in h) / 6)))
         for corner in ((x - half_w, y - half_h), (x + half_w, y - half_h), (x - half_w, y + half_h),
                        (x + half_w, y + half_h)):
             assert inside(corner, outline), (text, corner)
+    # Beside a Prime hex's name, the two words do not meet.
+    for m in labels:
+        if "beside" in m[1]:
+            x, y = float(m[2]), float(m[3])
+            name = [float(n) for n in re.findall(rf'<text class="cellname[^"]*" x="([\d.]+)" y="{m[3]}">', svg)]
+            assert any(x - 9 * 0.62 * 1.5 - 4 > n + 10 * 0.62 for n in name)
 
 
 def inside(point: tuple[float, float], polygon: list[tuple[float, float]]) -> bool:

@@ -255,12 +255,14 @@ def _column_labels(board: Board, place) -> list[Words]:
     return labels
 
 
-def _cell_names(picture: HermeticaPicture, place) -> list[Words]:
-    """Every hex's name in its top band, clear of the unit in its middle; light on a Wall."""
+def _cell_names(picture: HermeticaPicture, place, aside: frozenset[int] = frozenset()) -> list[Words]:
+    """Every hex's name in its top band, clear of the unit in its middle; light on a Wall.
+    The names of the hexes `aside` stand to the left, leaving room for the word "new"."""
     board, names = picture.board, []
     for cell in board.grid:
         x, y = place(*board.grid.centre(cell))
         css = "cellname onwall" if cell in picture.walls else "cellname"
+        x = round(x - UNIT * 0.2, 2) if cell in aside else x
         names.append(Words(x, round(y - UNIT * 0.35, 2), css, board.name(cell)))
     return names
 
@@ -418,7 +420,7 @@ def svg(picture: HermeticaPicture, head: Header, palette: str | None = None, bar
         ends=ends,
         arrows=arrows,
         crosses=crosses,
-        names=_cell_names(picture, place),
+        names=_cell_names(picture, place, frozenset(news) & frozenset(board.primes.values())),
         marks=_band_marks(board, place, news),
         labels=_column_labels(board, place),
         texts=texts,
@@ -428,15 +430,20 @@ def svg(picture: HermeticaPicture, head: Header, palette: str | None = None, bar
 
 
 def _band_marks(board: Board, place, news: list[int]) -> list[Mark]:
-    """The words in a hex's bottom band, under its unit: PRIME on the Prime hexes, "new" where
-    the last ply spawned a unit or raised a Wall (on a Prime hex, in PRIME's place: its dashed
-    outline still marks it). Inside the hex, clear of its edges."""
-    words = {board.primes[seat]: ("PRIME", "primelabel") for seat in (SUN, MOON)}
-    words.update({cell: ("new", "newlabel") for cell in news})
+    """The words in a hex's bands, clear of its unit and inside its edges: PRIME in the
+    bottom band of the Prime hexes, "new" where the last ply spawned a unit or raised a Wall,
+    in the bottom band, or on a Prime hex in the top band beside the hex's name."""
     marks = []
-    for cell, (text, css) in words.items():
+    primes = set(board.primes.values())
+    for cell in sorted(primes):
         x, y = place(*board.grid.centre(cell))
-        marks.append(Mark(x, round(y + UNIT * 0.37, 2), text, css))
+        marks.append(Mark(x, round(y + UNIT * 0.37, 2), "PRIME", "primelabel"))
+    for cell in sorted(set(news)):
+        x, y = place(*board.grid.centre(cell))
+        if cell in primes:
+            marks.append(Mark(round(x + UNIT * 0.17, 2), round(y - UNIT * 0.35, 2), "new", "newlabel beside"))
+        else:
+            marks.append(Mark(x, round(y + UNIT * 0.37, 2), "new", "newlabel"))
     return marks
 
 

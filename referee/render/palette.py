@@ -124,6 +124,7 @@ HERMETICA_RULES = (
     (".capture", "font-size: {capture_size}px; font-weight: bold; fill: {shot}; text-anchor: middle; dominant-baseline: central;"),
     (".newlabel", "font-size: 10px; font-weight: bold; fill: {last}; text-anchor: middle; dominant-baseline: central;"
      " paint-order: stroke; stroke: #ffffff; stroke-width: 3px;"),
+    (".newlabel.beside", "font-size: 9px;"),  # beside a Prime hex's name, in its top band
     # Over the lines of the last ply, with a white halo: a line through a Prime hex passes
     # under its word, never across it.
     (".primelabel", "font-size: 11px; font-weight: bold; fill: {prime}; text-anchor: middle; dominant-baseline: central; letter-spacing: 0.5px;"
