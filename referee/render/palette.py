@@ -250,21 +250,22 @@ CRAB = {
         compared=_CRAB_COMPARED,
         values={"pattern_dash": "5 3", "target_dash": "2 3", "wave_opacity": "0.75"},
     ),
-    # Eight colours for fourteen roles: the starfish, the bottle cap and the driftwood share
-    # the dark ink (a star, a ringed disc, a bar under a symbol), the pool and the Wave the
-    # blue of the blue shell (a bar, a band along a Coast card), Hermie the orange (a crab with
-    # an H). Every shell carries its letter, on the Coast too.
+    # Seven colours for fourteen roles: the starfish, the bottle cap, the driftwood and the
+    # recreated pattern share the dark ink (a star, a ringed disc, a bar under a symbol, a
+    # dashed square), the pool and the Wave the blue of the blue shell (a bar, a band along a
+    # Coast card), the card placed and the pattern to recreate a deep blue (solid, dotted),
+    # Hermie the orange (a crab with an H). Every shell carries its letter, on the Coast too.
     "colourblind": Palette(
         inks={"card": "#f2d0c7", "card_new": "#f8e4dc", "edge": "#6b4a3a", "card_edge": "#1a1a1a", "shore": "#e6dcd6",
               "drift": "#1a1a1a", "drift_edge": "#000000", "shell_edge": "#1a1a1a", "red": "#803e19",
               "orange": "#d97311", "yellow": "#e6ff40", "blue": "#4e71ff", "star": "#1a1a1a",
               "star_edge": "#000000", "cap": "#1a1a1a", "cap_inner": "#f2d0c7", "pool": "#4e71ff",
-              "pool_edge": "#1a1a1a", "newcard": "#1617bd", "pattern": "#46d8ff", "target": "#46d8ff",
+              "pool_edge": "#1a1a1a", "newcard": "#1617bd", "pattern": "#1a1a1a", "target": "#1617bd",
               "wave": "#4e71ff", "wave_edge": "#1a1a1a", "hermie": "#d97311", "hermie_edge": "#1a1a1a",
               "on_hermie": "#111111", "on_wave": "#ffffff", "letter": "#111111", "on_dark": "#ffffff",
               "small": "#333333", "ink": "#111111", "coord": "#444444"},
         compared=_CRAB_COMPARED,
-        values={"pattern_dash": "5 3", "target_dash": "1 4", "wave_opacity": "1"},
+        values={"pattern_dash": "5 3", "target_dash": "2 3", "wave_opacity": "1"},
         drawn={"letters": True, "light_letters": ("red", "blue")},
     ),
     # Greys only: the shells four greys from black to white, each with its letter; the
