@@ -110,13 +110,13 @@ def svg(picture: Picture, head: Header, palette: str | None = None, bare: bool =
     above += [] if bare else [("text", line) for line in page.fitted(head.players, "head")]
     below = [] if bare else page.fitted(head.last_lines() + head.status)
     result = [] if bare else page.fitted([head.result], "head")
-    board_top = page.MARGIN + (len(above) + 0.5) * page.LINE if above else page.MARGIN
+    board_top = page.MARGIN + (len(above) + 0.5) * page.LINE if above else page.BARE_MARGIN
     board_w, board_h = shapes.width * SVG_UNIT, shapes.height * SVG_UNIT
     lines_of_words = [("head", text) for text in [*(text for _, text in above), *result]]
     lines_of_words += [("text", line) for line in below]
     keys = [] if bare else _keys(picture, head)
     if bare:
-        width, height = board_w + 2 * page.MARGIN, board_top + board_h + page.MARGIN
+        width, height = board_w + 2 * page.BARE_MARGIN, board_top + board_h + page.BARE_MARGIN
     else:
         width = page.page_width(board_w, lines_of_words)
         # The legend is one line: a key for each kind of piece, the last move, the path and bites.

@@ -338,11 +338,11 @@ def svg(picture: HermeticaPicture, head: Header, palette: str | None = None, bar
     result = [] if bare else page.fitted([head.result], "result")
     moon_words, sun_words = side_words(board, MOON, palette), side_words(board, SUN, palette)
     # The Moon's label sits between the players and the board, the Sun's right under it.
-    board_top = page.MARGIN if bare else page.MARGIN + (len(above) + 1.6) * page.LINE
+    board_top = page.BARE_MARGIN if bare else page.MARGIN + (len(above) + 1.6) * page.LINE
     place, board_w, board_h = _layout(board, UNIT, (0, board_top))
     lines_of_words = [("head", w.text) for w in above] + [("text", t) for t in below] + [("result", t) for t in result]
     lines_of_words += [] if bare else [("side", moon_words), ("side", sun_words)]
-    width = board_w + 2 * page.MARGIN if bare else page.page_width(board_w, lines_of_words)
+    width = board_w + 2 * page.BARE_MARGIN if bare else page.page_width(board_w, lines_of_words)
     shift = (width - board_w) / 2
     place, _, _ = _layout(board, UNIT, (shift, board_top))
     sides = [Words(page.MARGIN, page.line_y(board_top - 1.3 * page.LINE, 0), "side moonside", moon_words),
@@ -352,7 +352,7 @@ def svg(picture: HermeticaPicture, head: Header, palette: str | None = None, bar
     text_top = legend_y + (len(legend) + 0.5) * page.LINE
     height = text_top + (len(below) + len(result) + 1) * page.LINE + page.MARGIN
     if bare:
-        sides, legend, height = [], [], board_top + board_h + page.MARGIN
+        sides, legend, height = [], [], board_top + board_h + page.BARE_MARGIN
 
     tokens = []
     r = UNIT * 0.27
