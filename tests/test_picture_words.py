@@ -18,7 +18,7 @@ import pytest
 
 from referee import diagrams, pictures, reports
 from referee.formats import PALETTES
-from referee.render import crab, hermetica
+from referee.render import crab
 from referee.render.diagram import drawn
 from referee.render.header import result_words
 

@@ -12,7 +12,7 @@ import math
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from referee.games.hermetica import ELEMENTS, MOON, SIDE, SUN, UNIT_NAME, ActionReport, Board, HermeticaPicture
+from referee.games.hermetica import MOON, SIDE, SUN, UNIT_NAME, ActionReport, Board, HermeticaPicture
 from referee.geometry.grid import LETTERS
 from referee.render import descriptions, page
 from referee.render.palette import HERMETICA, HERMETICA_RULES, chosen, style
