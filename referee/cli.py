@@ -27,7 +27,7 @@ from referee.choices import game_named, games_lines, games_listing
 from referee.cli_syntax import leave_span, option_values, output_format, player_keys, player_names
 from referee.errors import RefereeError, UsageError
 from referee.files import record_files, write_atomic
-from referee.formats import written_by
+from referee.formats import DEFAULT_PALETTE, PALETTES, written_by
 from referee.games import GAMES
 from referee.keys import new_key
 from referee.rules_text import rules_text
@@ -52,15 +52,11 @@ app = typer.Typer(
 # The choices of each command's --format, from the one table of formats (formats.py).
 ShowFormat = Enum("ShowFormat", [(name, name) for name in written_by("show")], type=str)
 SheetFormat = Enum("SheetFormat", [(name, name) for name in written_by("board")], type=str)
-
-
-class Attachment(str, Enum):
-    html = "html"
-
-
-class Paper(str, Enum):
-    a4 = "a4"
-    letter = "letter"
+Attachment = Enum("Attachment", [("html", "html")], type=str)
+Paper = Enum("Paper", [("a4", "a4"), ("letter", "letter")], type=str)
+# --palette of every command that draws a picture (SPEC §8b); text is the same in every palette.
+Palette = Enum("Palette", [(name, name) for name in PALETTES], type=str)
+PALETTE_HELP = "default, colourblind (colours told apart in every colour vision) or mono (greys; pieces differ by shape)."
 
 
 def _guard(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -373,6 +369,7 @@ def show_command(
     fmt: Optional[ShowFormat] = typer.Option(None, "--format", help="text for a mail body (the default), svg or png to attach, html for the review page of the whole game, gif for an animation; by default OUT's extension says."),
     output: Optional[str] = typer.Option(None, "-o", "--output", metavar="OUT", help="Write to OUT (.txt, .svg, .png, .html, .gif) instead of printing."),
     force: bool = typer.Option(False, "--force", help="Replace OUT if it exists."),
+    palette: Palette = typer.Option(DEFAULT_PALETTE, "--palette", help=PALETTE_HELP),
 ) -> None:
     """Draw the board after a ply, as text, SVG or PNG; or the whole game as a review page
     (HTML: step through it with Home, End and the arrow keys) or an animated GIF.
@@ -382,7 +379,7 @@ def show_command(
     from referee import pictures  # drawing: see the top
 
     chosen = output_format(output, fmt and fmt.value, "show")
-    _write_output(output, pictures.diagram(file, ply, chosen, output, force))
+    _write_output(output, pictures.diagram(file, ply, chosen, output, force, palette.value))
 
 
 @app.command("board")
@@ -394,6 +391,7 @@ def board_command(
     fmt: Optional[SheetFormat] = typer.Option(None, "--format", help="svg (the default) or pdf; by default OUT's extension says."),
     output: Optional[str] = typer.Option(None, "-o", "--output", metavar="OUT", help="Write the sheet to OUT (.svg, .pdf) instead of printing it."),
     force: bool = typer.Option(False, "--force", help="Replace OUT if it exists."),
+    palette: Palette = typer.Option(DEFAULT_PALETTE, "--palette", help=PALETTE_HELP),
 ) -> None:
     """A blank board to print, true to size, with coordinates and a 100 mm scale bar: an SVG
     in millimetres, or a PDF page of the paper's exact size. Print at 100 % (actual size).
@@ -403,7 +401,7 @@ def board_command(
     from referee import pictures  # drawing: see the top
 
     chosen = output_format(output, fmt and fmt.value, "board")
-    sheet = pictures.blank_board(game_name, option_values(option), paper.value, chosen, output, force)
+    sheet = pictures.blank_board(game_name, option_values(option), paper.value, chosen, output, force, palette.value)
     _write_output(output, sheet)
 
 
@@ -418,6 +416,7 @@ def mail_command(
     output: Optional[str] = typer.Option(None, "-o", "--output", metavar="MESSAGE.eml", help="Write the message here instead of printing it."),
     attach: Optional[list[Attachment]] = typer.Option(None, "--attach", help="Also attach html: the review page of the whole game."),
     force: bool = typer.Option(False, "--force", help="Replace MESSAGE.eml if it exists."),
+    palette: Palette = typer.Option(DEFAULT_PALETTE, "--palette", help=PALETTE_HELP),
 ) -> None:
     """Make the mail to send: the board and status in the body, the record, SVG and PNG attached.
 
@@ -428,7 +427,7 @@ def mail_command(
     from referee import correspondence  # the email package: see the top
 
     output_format(output, None, "mail")
-    message = correspondence.mail(file, to, output, force, [a.value for a in attach or []])
+    message = correspondence.mail(file, to, output, force, [a.value for a in attach or []], palette.value)
     _write_output(output, bytes(message))
     if output:
         typer.echo(f"{output}: to {message['To']}, subject \"{message['Subject']}\"")
@@ -441,6 +440,7 @@ def remind_command(
     to: Optional[str] = typer.Option(None, "--to", metavar="ADDRESS", help="Send to ADDRESS instead of the [players] address of the seat to move."),
     output: Optional[str] = typer.Option(None, "-o", "--output", metavar="OUT.eml", help="Write the message here instead of printing it."),
     force: bool = typer.Option(False, "--force", help="Replace OUT.eml if it exists."),
+    palette: Palette = typer.Option(DEFAULT_PALETTE, "--palette", help=PALETTE_HELP),
 ) -> None:
     """Make a reminder mail to the seat to move: its time left and its deadline.
 
@@ -449,7 +449,7 @@ def remind_command(
     from referee import correspondence  # the email package: see the top
 
     output_format(output, None, "remind")
-    message = correspondence.remind(file, to, output, force)
+    message = correspondence.remind(file, to, output, force, palette.value)
     _write_output(output, bytes(message))
     if output:
         typer.echo(f"{output}: to {message['To']}, subject \"{message['Subject']}\"")

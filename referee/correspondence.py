@@ -32,9 +32,10 @@ START_SLACK = 86_400.0
 
 
 def mail(path: str, to: str | None, output: str | None = None, force: bool = False,
-         attach: list[str] | None = None):
+         attach: list[str] | None = None, palette: str | None = None):
     """`referee mail`: the message to send, as an EmailMessage (the record read once).
-    `attach` names extra attachments: "html", the review page of the whole game."""
+    `attach` names extra attachments: "html", the review page of the whole game; the pictures
+    are drawn in `palette` (SPEC §8b; None: the default)."""
     for extra in attach or []:
         if extra not in ATTACHMENTS:
             raise UsageError(f"--attach takes {', '.join(ATTACHMENTS)}, not {extra!r}")
@@ -48,13 +49,14 @@ def mail(path: str, to: str | None, output: str | None = None, force: bool = Fal
         f"  referee move {name} \"<your move>\"\n"
         f"  referee mail {name} -o reply.eml\n"
     )
-    page = review_page(play) if "html" in (attach or []) else None
+    page = review_page(play, palette=palette) if "html" in (attach or []) else None
     if page is not None:
         body += "The review page of the whole game is attached: open it in a web browser.\n"
-    return _message(play, data, name, body, to, html=page)
+    return _message(play, data, name, body, to, palette, html=page)
 
 
-def remind(path: str, to: str | None = None, output: str | None = None, force: bool = False):
+def remind(path: str, to: str | None = None, output: str | None = None, force: bool = False,
+           palette: str | None = None):
     """`referee remind`: a reminder to the seat to move of a game with a clock, with its time
     left and deadline (SPEC §6)."""
     check_output(output, force)
@@ -78,11 +80,12 @@ def remind(path: str, to: str | None = None, output: str | None = None, force: b
             f"  referee move {name} \"<your move>\"\n  referee mail {name} -o reply.eml\n")
     title = f"Reminder: {play.game.name}, your move ({short_words(left)} left, until {when})" if left > 0 \
         else f"Reminder: {play.game.name}, your move (out of time since {when})"
-    return _message(play, data, name, body, to, title=title, seats=[seat])
+    return _message(play, data, name, body, to, palette, title=title, seats=[seat])
 
 
-def _message(play: Replay, data: bytes, name: str, body: str, to: str | None, **extra: Any):
-    picture = svg_diagram(play)
+def _message(play: Replay, data: bytes, name: str, body: str, to: str | None, palette: str | None,
+             **extra: Any):
+    picture = svg_diagram(play, palette=palette)
     return build_message(play, record_name=name, record_data=data, body=body, svg=picture,
                          png=to_png(picture), to=to, now=now(), **extra)
 
