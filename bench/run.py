@@ -202,7 +202,7 @@ def throughput(runs: int) -> list[dict[str, Any]]:
     rows = []
     for label, plays in cases:
         game = plays[0].game
-        parsed = [(p.options, _setup(game, p.record.setup, p.options), p.played) for p in plays]
+        parsed = [(p.options, _setup(game, p.record.setup, p.options), [ply.move for ply in p.line[1:]]) for p in plays]
         records = [p.record for p in plays]
         texts = [p.record.to_toml().encode("utf-8") for p in plays]
 
@@ -328,9 +328,9 @@ def listings(runs: int) -> list[dict[str, Any]]:
     harmijan = random_play("harmijan", {"size": 7}, 3)
     game = harmijan.game
     # The position of the game with the longest listing: every stone free to move and place.
-    in_play = [k for k, s in enumerate(harmijan.states) if s.phase == "play" and game.to_move(s) is not None]
-    crowded = max(in_play, key=lambda k: len(game.legal_moves(harmijan.states[k])))
-    state = harmijan.states[crowded]
+    in_play = [k for k, s in enumerate(p.position for p in harmijan.line) if s.phase == "play" and game.to_move(s) is not None]
+    crowded = max(in_play, key=lambda k: len(game.legal_moves(harmijan.position(k))))
+    state = harmijan.position(crowded)
     count = len(game.legal_moves(state))
     stones = sum(1 for v in state.stones if v)
     rows.append({
@@ -353,7 +353,7 @@ def listings(runs: int) -> list[dict[str, Any]]:
     worst = (0.0, "", None)
     for path in sorted((SAMPLES / "hermetica").glob("*.toml")):
         play = replay(parse_record(path.read_bytes()))
-        for ply, state in enumerate(play.states):
+        for ply, state in enumerate(p.position for p in play.line):
             if state.phase == "turns" and state.winner is None:
                 took = fastest(lambda: hermetica.next_actions(state, turn_start(state)), 2)
                 worst = max(worst, (took, f"{path.name}, ply {ply}", state), key=lambda w: w[0])

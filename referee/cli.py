@@ -29,6 +29,7 @@ from referee.errors import RefereeError, UsageError
 from referee.files import record_files, write_atomic
 from referee.formats import written_by
 from referee.games import GAMES
+from referee.games.base import count
 from referee.keys import new_key
 from referee.rules_text import rules_text
 
@@ -205,7 +206,7 @@ def validate_command(
                 if not as_json:
                     typer.echo(f"INVALID {fault}")
             elif not as_json and not watched:
-                typer.echo(f"valid   {report['file']}: {report['plies']} plies; {summary}")
+                typer.echo(f"valid   {report['file']}: {count(report['plies'], 'ply', 'plies')}; {summary}")
     if as_json:
         typer.echo(json.dumps(kept, indent=2))
     elif len(files) > 1:
@@ -316,11 +317,12 @@ def moves_command(
     after: Optional[str] = typer.Option(None, "--after", metavar="ACTIONS", help="Actions already chosen this turn (multi-action games)."),
 ) -> None:
     """List the legal moves of the seat to move, in canonical notation."""
-    listing = reports.moves(reports.load(file), after)
+    play = reports.load(file)
+    listing = reports.moves(play, after)
     if as_json:
         typer.echo(json.dumps(listing))
         return
-    for line in reports.moves_lines(listing):
+    for line in reports.moves_lines(play, listing):
         typer.echo(line)
 
 

@@ -18,7 +18,7 @@ from typing import NamedTuple
 
 from referee.clock import now as clock_now, short_words
 from referee.errors import CONTROL, RecordError, UsageError
-from referee.render.header import result_words
+from referee.render.header import result_words, who_and_seat
 from referee.replay import Replay
 
 RECORD_TYPE = ("application", "toml")
@@ -80,13 +80,13 @@ def build_message(
     """The message to `seats`, by default the seat whose turn it is (once the game is over: the
     other seats), from the seat that moved last; `title` replaces the usual subject. `html`,
     when given, is the review page, attached too."""
-    last = play.movers[-1] if play.movers else None
+    last = play.line[-1].mover  # None at the start
     if seats is None:
         seats = [play.to_move()] if play.to_move() is not None else [s for s in play.seats if s != last]
     addresses = [a for a in (address_of(play, s) for s in seats) if a]
     recipient = _header_safe(to) if to else ", ".join(addresses)
     if not recipient:
-        listed = " or ".join(f"seat {s}" for s in seats)
+        listed = " or ".join(who_and_seat(play, s) for s in seats)
         raise UsageError(f"{listed} has no mail address in [players]: give one with --to")
     message = EmailMessage(policy=email.policy.SMTP)
     try:

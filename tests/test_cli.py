@@ -106,13 +106,18 @@ def test_refused_move_exits_1_names_file_ply_move_reason_and_changes_nothing(cli
     no_traceback(result)
 
 
-def test_move_as_the_wrong_seat_is_refused(cli):
+def test_move_as_the_wrong_seat_names_the_players_and_the_ply_being_played_SPEC_8b(cli):
     path = new_odd(cli)
     before = path.read_bytes()
     result = cli("move", path, "b e5", "--as", "2")
-    assert result.exit_code == 1 and "seat 2 is not to move" in result.stderr
+    assert result.exit_code == 1
+    assert "ply 1 (b e5): Bo (seat 2) is not to move: Ann is" in result.stderr
     assert path.read_bytes() == before
     assert cli("move", path, "b e5", "--as", "1").exit_code == 0
+    assert cli("move", path, "w d4", "--as", "Bo").exit_code == 0
+    # Ply 3 is being played: the refusal names it, not the wrong seat's next ply.
+    result = cli("move", path, "w c3", "--as", "Bo")
+    assert "ply 3 (w c3): Bo (seat 2) is not to move: Ann is" in result.stderr
 
 
 def test_move_on_a_missing_record_exits_2(cli):

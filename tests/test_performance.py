@@ -47,8 +47,8 @@ def test_odd_positions_stay_values_when_play_goes_on():
     for move in ("b a1", "b b1", "w c5", "b c1"):
         play.push(move)
     # An earlier position keeps its own count while later plies join its groups.
-    assert [game.score(s)["groups"] for s in play.states] == [0, 0, 1, 1, 1]
-    assert play.states[2].stones.count(0) == 17
+    assert [game.score(ply.position)["groups"] for ply in play.line] == [0, 0, 1, 1, 1]
+    assert play.position(2).stones.count(0) == 17
 
 
 # -- hermetica: the listing's shortcuts skip only what the rules refuse (SPEC §4) -------------
@@ -58,7 +58,7 @@ def test_odd_positions_stay_values_when_play_goes_on():
 def test_hermetica_listing_is_the_same_without_its_shortcuts(sample, monkeypatch):
     play = replay(read_record(SAMPLES / "hermetica" / sample))
     game = play.game
-    positions = [s for s in play.states if s.phase == "turns" and s.winner is None][::3]
+    positions = [s for s in (ply.position for ply in play.line) if s.phase == "turns" and s.winner is None][::3]
     quick = [[str(a) for a in game.next_actions(s, turn_start(s))] for s in positions]
     monkeypatch.setattr(hermetica_listing, "may_extend", lambda *args: True)
     slow = [[str(a) for a in game.next_actions(s, turn_start(s))] for s in positions]

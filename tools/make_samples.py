@@ -223,7 +223,7 @@ def _random_line(
     while play.outcome() is None:
         play.push(str(rng.choice(play.game.legal_moves(play.state))))
         play.push_forced_passes()
-    return [str(m) for m in play.played], list(play.movers), play
+    return play.entries, play.movers, play
 
 
 def _odd_spelling(move: str, rng: random.Random) -> str:
