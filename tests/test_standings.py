@@ -138,7 +138,7 @@ def test_the_json_is_as_spec_7_gives_it(cli, event):
         assert set(row) >= {"player", "address", "played", "wins", "losses", "draws", "unfinished",
                             "points", "rating"}
         assert isinstance(row["rating"], float) and round(row["rating"], 1) == row["rating"]
-    order = [(r["points"], r["rating"]) for r in report["games"]["odd"]["players"]]
+    order = [(r["points"], r["sonneborn_berger"], r["wins"]) for r in report["games"]["odd"]["players"]]
     assert order == sorted(order, reverse=True)
 
 
@@ -298,6 +298,54 @@ def test_sonneborn_berger_on_a_hand_checked_case():
     assert {p: r.sonneborn_berger for p, r in rows.items()} == {"A": 2.75, "B": 1.75, "C": 1.75, "D": 0.75}
     assert (rows["A"].wins, rows["A"].draws, rows["A"].losses) == (2, 1, 0)
     assert [row.player for row in result.games["odd"].rows][0] == "A"
+
+
+def test_places_go_by_points_then_sonneborn_berger_never_by_rating_SPEC_8b():
+    # A round robin of five, finished in file order. Dee and Ann have 1½ points each; Dee's
+    # wins and draws came against stronger players (SB 2.75 to 2.25), though Ann's rating is
+    # the higher one: Dee places above her.
+    games = [
+        _game("1.toml", "Ann", "Bo", (2,), 1.0), _game("2.toml", "Ann", "Cy", (1,), 2.0),
+        _game("3.toml", "Ann", "Dee", (2,), 3.0), _game("4.toml", "Ann", "Eve", (), 4.0),
+        _game("5.toml", "Bo", "Cy", (1,), 5.0), _game("6.toml", "Bo", "Dee", (1,), 6.0),
+        _game("7.toml", "Bo", "Eve", (), 7.0), _game("8.toml", "Cy", "Dee", (1,), 8.0),
+        _game("9.toml", "Cy", "Eve", (2,), 9.0), _game("10.toml", "Dee", "Eve", (), 10.0),
+    ]
+    rows = standings(games).games["odd"].rows
+    assert [row.player for row in rows] == ["Bo", "Eve", "Dee", "Ann", "Cy"]
+    dee, ann = rows[2], rows[3]
+    assert (dee.points, dee.sonneborn_berger) == (ann.points, 2.75) and ann.sonneborn_berger == 2.25
+    assert ann.rating > dee.rating
+
+
+def test_equal_points_and_sonneborn_berger_go_by_wins_then_name_SPEC_8b():
+    # Four players, 1½ points each, SB 2.25 each: Cy drew all three games, the others won one;
+    # among those the name decides, whatever the ratings.
+    games = [
+        _game("1.toml", "Ann", "Bo", (1,), 1.0), _game("2.toml", "Ann", "Cy", (), 2.0),
+        _game("3.toml", "Ann", "Dee", (2,), 3.0), _game("4.toml", "Bo", "Cy", (), 4.0),
+        _game("5.toml", "Bo", "Dee", (1,), 5.0), _game("6.toml", "Cy", "Dee", (), 6.0),
+    ]
+    rows = standings(games).games["odd"].rows
+    assert [(row.player, row.points, row.sonneborn_berger, row.wins) for row in rows] == [
+        ("Ann", 1.5, 2.25, 1), ("Bo", 1.5, 2.25, 1), ("Dee", 1.5, 2.25, 1), ("Cy", 1.5, 2.25, 0),
+    ]
+    assert rows[1].rating > rows[0].rating and rows[3].rating > rows[2].rating
+
+
+def test_text_json_and_page_list_the_players_in_one_order():
+    games = [
+        _game("1.toml", "Ann", "Bo", (1,), 1.0), _game("2.toml", "Ann", "Cy", (), 2.0),
+        _game("3.toml", "Ann", "Dee", (2,), 3.0), _game("4.toml", "Bo", "Cy", (), 4.0),
+        _game("5.toml", "Bo", "Dee", (1,), 5.0), _game("6.toml", "Cy", "Dee", (), 6.0),
+    ]
+    result = standings(games)
+    expected = ["Ann", "Bo", "Dee", "Cy"]
+    assert [row["player"] for row in to_json(result)["games"]["odd"]["players"]] == expected
+    lines = crosstable_lines(result.games["odd"])[1:]
+    assert [line.split()[1] for line in lines] == expected
+    html = page(result, {f"{n}.toml": f"{n}.toml" for n in range(1, 7)})
+    assert re.findall(r'<th class="player" scope="row" title="(\w+)"', html) == expected
 
 
 def test_records_without_players_and_second_copies_count_nowhere():
