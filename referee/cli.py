@@ -50,18 +50,12 @@ app = typer.Typer(
 )
 
 
-# The choices of each command's --format, from the one table of formats (formats.py).
+# The choices of each command's --format, from the one table of formats (formats.py); those of
+# `mail --attach` and `board --paper`.
 ShowFormat = Enum("ShowFormat", [(name, name) for name in written_by("show")], type=str)
 SheetFormat = Enum("SheetFormat", [(name, name) for name in written_by("board")], type=str)
-
-
-class Attachment(str, Enum):
-    html = "html"
-
-
-class Paper(str, Enum):
-    a4 = "a4"
-    letter = "letter"
+Attachment = Enum("Attachment", [("html", "html")], type=str)
+Paper = Enum("Paper", [("a4", "a4"), ("letter", "letter")], type=str)
 
 
 def _guard(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -246,7 +240,8 @@ def standings_command(
     else:
         for line in report.lines():
             typer.echo(line)
-    typer.echo(report.speed(), err=True)
+    if report.speed():  # a line only for a large archive (club.SPEED_RECORDS)
+        typer.echo(report.speed(), err=True)
     if report.exit_code:
         raise typer.Exit(report.exit_code)
 
@@ -330,7 +325,7 @@ def moves_command(
 @_guard
 def show_command(
     file: str = typer.Argument(..., metavar="FILE", help="The record file."),
-    ply: Optional[int] = typer.Option(None, "--ply", metavar="N", help="Show the board after ply N (0 is the start; default the last); html opens at N, gif ends at N."),
+    ply: Optional[int] = typer.Option(None, "--ply", metavar="N", help="Show the board after ply N (0 is the start, -1 the last, the default); html opens at N, gif ends at N."),
     fmt: Optional[ShowFormat] = typer.Option(None, "--format", help="text for a mail body (the default), svg or png to attach, html for the review page of the whole game, gif for an animation; by default OUT's extension says."),
     output: Optional[str] = typer.Option(None, "-o", "--output", metavar="OUT", help="Write to OUT (.txt, .svg, .png, .html, .gif) instead of printing."),
     force: bool = typer.Option(False, "--force", help="Replace OUT if it exists."),

@@ -25,7 +25,7 @@ from referee.players import seats_at
 from referee.record import parse_record
 from referee.render.header import plain, result_words, who, who_and_seat, wrap
 from referee.replay import CLAIM, Replay, replay
-from referee.reports import load
+from referee.reports import load, record_in
 
 ATTACHMENTS = ("html",)
 # SPEC §9: how long before the game reached a receiver its clock may have started, unasked.
@@ -41,7 +41,7 @@ def mail(path: str, to: str | None, output: str | None = None, force: bool = Fal
             raise UsageError(f"--attach takes {', '.join(ATTACHMENTS)}, not {extra!r}")
     check_output(output, force)
     data = read_input(path, "record")
-    play = replay(parse_record(data, path))
+    play = replay(record_in(data, path))
     name = Path(path).name
     body = text_diagram(play) + (
         "\nThe record is attached. To answer:\n"
@@ -60,7 +60,7 @@ def remind(path: str, to: str | None = None, output: str | None = None, force: b
     left and deadline (SPEC §6)."""
     check_output(output, force)
     data = read_input(path, "record")
-    play = replay(parse_record(data, path))
+    play = replay(record_in(data, path))
     seat, clock = play.to_move(), play.clock
     if clock is None:
         raise UsageError(f"{path}: the game has no clock: there is no time to remind of")

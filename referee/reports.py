@@ -14,10 +14,10 @@ from typing import Any, Iterator, NamedTuple
 from referee import seal
 from referee.archive import internal_error, judge_each
 from referee.clock import now, report as clock_report
-from referee.errors import RefereeError
-from referee.files import read_input
+from referee.errors import RefereeError, UsageError
+from referee.files import looks_like_mail, read_input
 from referee.keys import check_signatures, signature_note
-from referee.record import parse_record, read_record, toml_datetime
+from referee.record import Record, parse_record, toml_datetime
 from referee.games.base import count
 from referee.render.header import TEXT_WIDTH, columns, cut, header, plain, result_words, text_head, who
 from referee.replay import Replay, replay
@@ -25,7 +25,15 @@ from referee.replay import Replay, replay
 
 def load(path: str) -> Replay:
     """A record file, read and replayed: every rule, the result and the seal checked."""
-    return replay(read_record(path))
+    return replay(record_in(read_input(path, "record"), path))
+
+
+def record_in(data: bytes, path: str) -> Record:
+    """The record in the bytes of a record file. A mail given where a record belongs is told
+    for what it is (SPEC §8b), not read as broken TOML."""
+    if looks_like_mail(data):
+        raise UsageError("this is a mail: use `referee receive FILE`", file=str(path))
+    return parse_record(data, str(path))
 
 
 
@@ -145,7 +153,7 @@ def judge(path: str) -> Judgement:
     try:
         data = read_input(path, "record")
         content = hashlib.sha256(data).hexdigest()
-        record = parse_record(data, str(path))
+        record = record_in(data, path)
         plies = len(record.moves)
         play = replay(record)
         return Judgement(play, None, plies, signature_note(play), content)
