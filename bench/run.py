@@ -62,7 +62,7 @@ sys.path.insert(0, str(ROOT))
 
 from referee.games import GAMES  # noqa: E402
 from referee.record import Entry, Record, parse_record  # noqa: E402
-from referee.replay import Replay, replay, start  # noqa: E402
+from referee.replay import RESIGN, Replay, replay, start  # noqa: E402
 from referee.turn import take_turn  # noqa: E402
 
 SAMPLES = ROOT / "sample_games"
@@ -128,7 +128,7 @@ def random_play(game_id: str, options: dict[str, Any], seed: int, stop_after: in
 
 def finished_samples(folder: str) -> list[Replay]:
     plays = [replay(parse_record(p.read_bytes(), str(p))) for p in sorted((SAMPLES / folder).glob("*.toml"))]
-    return [p for p in plays if p.outcome() is not None and not p.resigned]
+    return [p for p in plays if p.outcome() is not None and not p.ended_by(RESIGN)]
 
 
 def plain_array_form(text: str) -> str:

@@ -116,10 +116,6 @@ class Replay:
         """Whether the game ended by `word`: RESIGN, CLAIM or ACCEPT."""
         return self.ended is not None and self.line[self.ended[0]].move.word == word
 
-    @property
-    def resigned(self) -> bool:
-        return self.ended_by(RESIGN)
-
     def outcome(self, ply: int | None = None) -> Outcome | None:
         ply = self.plies if ply is None else ply
         if self.ended and ply >= self.ended[0]:
