@@ -31,6 +31,7 @@ from referee.formats import written_by
 from referee.games import GAMES
 from referee.games.base import count
 from referee.keys import new_key
+from referee.render.header import plain
 from referee.rules_text import rules_text
 
 app = typer.Typer(
@@ -166,7 +167,7 @@ def move_command(
                           leave=span, offer_draw=offer_draw)
     typer.echo(diagrams.text_diagram(turn.play), nl=False)
     for note in turn.notes:
-        typer.echo(note)
+        typer.echo(plain(note))  # a note may name a player: safe for a terminal
 
 
 @app.command("validate")

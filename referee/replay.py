@@ -16,8 +16,8 @@ from referee import seal
 from referee.clock import Clock, ClockError, now as clock_now, stamp, words
 from referee.data import builtin_data
 from referee.errors import IllegalMoveError, NotationError, RecordError, RefereeError
-from referee.players import named, names_of, seat_problem
 from referee.games import GAMES, Game, Move, Outcome, Pass
+from referee.players import named, names_of, seat_problem
 from referee.record import MAX_MOVE_CHARS, Entry, Record
 
 RESIGN = "resign"
@@ -156,8 +156,8 @@ class Replay:
         """Check and play one entry, stamped `at`, declaring `leave` and offering a draw when
         `offer` is "draw"; on any error the replay is left exactly as it was. Without `at`, the
         clock stands still (a move tried on a fork)."""
-        now = self.line[-1]
-        state, standing = now.position, now.standing
+        last = self.line[-1]
+        state, standing = last.position, last.standing
         word = " ".join(text.lower().split()) if len(text) <= MAX_MOVE_CHARS else ""
         ended = None
         if word in (RESIGN, CLAIM, ACCEPT):
