@@ -178,6 +178,14 @@ def test_text_crosstable_fits_a_mail_and_a_handful_of_records_gets_no_speed_line
     assert "records/s" not in json_run.stderr
 
 
+def test_one_record_and_one_game_are_counted_in_the_singular(cli):
+    assert cli("new", "odd", "-o", "g.toml", "--player", "1=Ann", "--player", "2=Bo").exit_code == 0
+    assert cli("move", "g.toml", "resign").exit_code == 0
+    lines = cli("standings", "g.toml").stdout.splitlines()
+    assert lines[0] == "Odd: 2 players, 1 game finished"
+    assert lines[-1] == "1 record: 1 counted, 0 invalid, 0 not counted"
+
+
 def test_the_speed_is_told_for_a_large_archive_only():
     def report(records: int) -> club.Report:
         counted = Standings({}, {}, [], [], records, 0)

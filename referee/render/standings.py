@@ -22,6 +22,7 @@ from typing import NamedTuple
 
 from markupsafe import Markup
 
+from referee.games.base import count
 from referee.render.header import cut, plain
 from referee.render.templates import asset, render
 from referee.standings import Cell, CoopRow, CoopTable, Standings, Table
@@ -136,9 +137,7 @@ def text(result: Standings) -> list[str]:
         if len(result.skipped) > LISTED:
             lines.append(f"  … and {len(result.skipped) - LISTED} more (--json lists them all)")
         lines.append("")
-    counted = result.records - len(result.invalid) - len(result.skipped)
-    lines.append(f"{result.records} records: {counted} counted, {len(result.invalid)} invalid, "
-                 f"{len(result.skipped)} not counted")
+    lines.append(_records(result))
     return lines
 
 
@@ -194,20 +193,25 @@ def page(result: Standings, links: dict[str, str]) -> str:
     page (relative, made by the caller, who knows where the page goes)."""
     style = Markup(" ".join(asset("standings.css").split()))
     digest = base64.b64encode(hashlib.sha256(style.encode("utf-8")).digest()).decode("ascii")
-    counted = result.records - len(result.invalid) - len(result.skipped)
     return render(
         "standings.html.j2", style=style, style_hash=f"sha256-{digest}",
         tables=[_html_table(table, links) for table in result.games.values()],
         coop=[HtmlCoop(t.name, [(labels(t)[row.key], row) for row in t.rows]) for t in result.cooperative.values()],
         invalid=result.invalid, skipped=result.skipped,
-        summary=f"{result.records} records: {counted} counted, {len(result.invalid)} invalid, "
-                f"{len(result.skipped)} not counted",
+        summary=_records(result),
     )
+
+
+def _records(result: Standings) -> str:
+    """"20 records: 18 counted, 2 invalid, 0 not counted"."""
+    counted = result.records - len(result.invalid) - len(result.skipped)
+    return (f"{count(result.records, 'record')}: {counted} counted, {len(result.invalid)} invalid, "
+            f"{len(result.skipped)} not counted")
 
 
 def _summary(table: Table) -> str:
     going = f", {table.unfinished} going on" if table.unfinished else ""
-    return f"{len(table.rows)} players, {table.finished} games finished{going}"
+    return f"{len(table.rows)} players, {count(table.finished, 'game')} finished{going}"
 
 
 def _html_table(table: Table, links: dict[str, str]) -> HtmlTable:
