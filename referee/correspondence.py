@@ -23,7 +23,7 @@ from referee.diagrams import svg_diagram, text_diagram, to_png
 from referee.pictures import review_page
 from referee.players import seats_at
 from referee.record import parse_record
-from referee.render.header import plain, result_words, who, who_and_seat, wrap
+from referee.render.header import in_words, plain, result_words, who, who_and_seat, wrap
 from referee.replay import CLAIM, Replay, replay
 from referee.reports import load, record_in
 
@@ -128,7 +128,7 @@ def receive(message_file: str, output: str | None, mine: str | None, force: bool
                 return Received(theirs, None, False, my_copy.plies)  # an older mail: nothing new
             problem = seal.divergence(my_copy, theirs)
             if problem:
-                raise RefereeError(f"{message_file} does not extend {mine}: {problem}")
+                raise RefereeError(f"{message_file} does not extend {mine}: {in_words(theirs, problem)}")
         me = _receiver(theirs, seat, attached.to)
         if me is not None:
             _check_not_moved_for(theirs, my_copy, me, attached.sent, accept_start, message_file)

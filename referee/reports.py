@@ -19,7 +19,9 @@ from referee.files import looks_like_mail, read_input
 from referee.keys import check_signatures, signature_note
 from referee.record import Record, parse_record, toml_datetime
 from referee.games.base import count
-from referee.render.header import TEXT_WIDTH, columns, cut, header, plain, result_words, text_head, who
+from referee.render.header import (
+    TEXT_WIDTH, columns, cut, header, in_words, plain, result_words, text_head, who,
+)
 from referee.replay import Replay, replay
 
 
@@ -220,7 +222,7 @@ def verify(path: str, against: str | None) -> list[str]:
     if against is not None:
         problem = seal.divergence(load(against), play)
         if problem:
-            raise RefereeError(f"{path} does not extend {against}: {problem}")
+            raise RefereeError(f"{path} does not extend {against}: {in_words(play, problem)}")
         lines.append(f"{against}: agrees with {path} up to its last ply")
     return lines
 
