@@ -29,7 +29,9 @@ from referee.errors import RefereeError, UsageError
 from referee.files import record_files, write_atomic
 from referee.formats import DEFAULT_PALETTE, PALETTES, written_by
 from referee.games import GAMES
+from referee.games.base import count
 from referee.keys import new_key
+from referee.render.header import plain
 from referee.rules_text import rules_text
 
 app = typer.Typer(
@@ -49,7 +51,8 @@ app = typer.Typer(
 )
 
 
-# The choices of each command's --format, from the one table of formats (formats.py).
+# The choices of each command's --format, from the one table of formats (formats.py); those of
+# `mail --attach` and `board --paper`.
 ShowFormat = Enum("ShowFormat", [(name, name) for name in written_by("show")], type=str)
 SheetFormat = Enum("SheetFormat", [(name, name) for name in written_by("board")], type=str)
 Attachment = Enum("Attachment", [("html", "html")], type=str)
@@ -167,7 +170,7 @@ def move_command(
                           leave=span, offer_draw=offer_draw)
     typer.echo(diagrams.text_diagram(turn.play), nl=False)
     for note in turn.notes:
-        typer.echo(note)
+        typer.echo(plain(note))  # a note may name a player: safe for a terminal
 
 
 @app.command("validate")
@@ -201,7 +204,7 @@ def validate_command(
                 if not as_json:
                     typer.echo(f"INVALID {fault}")
             elif not as_json and not watched:
-                typer.echo(f"valid   {report['file']}: {report['plies']} plies; {summary}")
+                typer.echo(f"valid   {report['file']}: {count(report['plies'], 'ply', 'plies')}; {summary}")
     if as_json:
         typer.echo(json.dumps(kept, indent=2))
     elif len(files) > 1:
@@ -241,7 +244,8 @@ def standings_command(
     else:
         for line in report.lines():
             typer.echo(line)
-    typer.echo(report.speed(), err=True)
+    if report.speed():  # a line only for a large archive (club.SPEED_RECORDS)
+        typer.echo(report.speed(), err=True)
     if report.exit_code:
         raise typer.Exit(report.exit_code)
 
@@ -312,11 +316,12 @@ def moves_command(
     after: Optional[str] = typer.Option(None, "--after", metavar="ACTIONS", help="Actions already chosen this turn (multi-action games)."),
 ) -> None:
     """List the legal moves of the seat to move, in canonical notation."""
-    listing = reports.moves(reports.load(file), after)
+    play = reports.load(file)
+    listing = reports.moves(play, after)
     if as_json:
         typer.echo(json.dumps(listing))
         return
-    for line in reports.moves_lines(listing):
+    for line in reports.moves_lines(play, listing):
         typer.echo(line)
 
 
@@ -365,7 +370,7 @@ def engine_command() -> None:
 @_guard
 def show_command(
     file: str = typer.Argument(..., metavar="FILE", help="The record file."),
-    ply: Optional[int] = typer.Option(None, "--ply", metavar="N", help="Show the board after ply N (0 is the start; default the last); html opens at N, gif ends at N."),
+    ply: Optional[int] = typer.Option(None, "--ply", metavar="N", help="Show the board after ply N (0 is the start, -1 the last, the default); html opens at N, gif ends at N."),
     fmt: Optional[ShowFormat] = typer.Option(None, "--format", help="text for a mail body (the default), svg or png to attach, html for the review page of the whole game, gif for an animation; by default OUT's extension says."),
     output: Optional[str] = typer.Option(None, "-o", "--output", metavar="OUT", help="Write to OUT (.txt, .svg, .png, .html, .gif) instead of printing."),
     force: bool = typer.Option(False, "--force", help="Replace OUT if it exists."),

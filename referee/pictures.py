@@ -33,9 +33,12 @@ def diagram(path: str, ply: int | None, fmt: str, output: str | None = None,
     `ply`; as GIF, the animation of plies 0 to `ply`."""
     check_output(output, force)
     play = load(path)
-    if ply is not None and not 0 <= ply <= play.plies:
-        raise UsageError(f"{path}: --ply {ply} is beyond the record, which has plies 0–{play.plies}")
-    return SHOWN[fmt](play, ply, palette)
+    # SPEC §8b: a negative ply counts from the end, -1 being the last.
+    shown = ply + play.plies + 1 if ply is not None and ply < 0 else ply
+    if shown is not None and not 0 <= shown <= play.plies:
+        raise UsageError(f"{path}: --ply {ply} is beyond the record, which has plies 0–{play.plies} "
+                         f"(-1 to -{play.plies + 1} from the end)")
+    return SHOWN[fmt](play, shown, palette)
 
 
 def _bounded(play: Replay, plies: int, what: str) -> None:

@@ -176,7 +176,7 @@ def test_mono_hermetica_sides_differ_by_shape():
     """Sun's units are circles, Moon's diamonds, whatever the palette."""
     svg = svg_of(HERMETICA, None, "mono")
     play = reports.load(str(HERMETICA))
-    units = play.game.picture(play.states[-1], play.last_move()).units
+    units = play.game.picture(play.position(), play.last_move()).units
     assert svg.count('<circle class="unit-1"') == sum(u.seat == 1 for u in units.values()) > 0
     assert svg.count('<polygon class="unit-2"') == sum(u.seat == 2 for u in units.values()) > 0
     assert '<circle class="unit-2"' not in svg and '<polygon class="unit-1"' not in svg

@@ -43,7 +43,7 @@ def title_and_desc(svg: str) -> tuple[str, str]:
 def test_every_svg_has_a_title_with_game_ply_and_who_moves_and_the_position_in_words_SPEC_8b(sample):
     play = reports.load(str(sample))
     for ply in (0, play.plies // 2, play.plies):
-        picture = play.game.picture(play.states[ply], play.last_move(ply))
+        picture = play.game.picture(play.position(ply), play.last_move(ply))
         for svg in (diagrams.svg_diagram(play, ply), drawn(play, ply).svg,
                     diagrams.svg_diagram(play, ply, "mono")):
             title, desc = title_and_desc(svg)
@@ -155,7 +155,7 @@ def test_crab_every_card_is_outlined_where_it_shows(palette_name):
     svg = diagrams.svg_diagram(play, None, palette_name)
     edges = {frozenset({(x1, y1), (x2, y2)}) for x1, y1, x2, y2 in
              numbers(svg, r'<line class="cardedge" x1="([-\d.]+)" y1="([-\d.]+)" x2="([-\d.]+)" y2="([-\d.]+)"/>')}
-    picture = play.game.picture(play.states[-1], play.last_move())
+    picture = play.game.picture(play.position(), play.last_move())
     placed = [list(area.cards) for area in picture.areas]
     cells = numbers(svg, r'<rect class="card(?: new)?" x="([\d.]+)" y="([\d.]+)" width="36.0"')
     assert len(cells) == sum(len(a.cells) for a in picture.areas)

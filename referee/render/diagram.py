@@ -99,7 +99,7 @@ def drawn(play: Replay, ply: int, palette: str | None = None) -> Drawn:
 
 def _picture(play: Replay, ply: int | None, now: dt.datetime | None) -> tuple[Any, Any]:
     ply = play.plies if ply is None else ply
-    picture = play.game.picture(play.states[ply], play.last_move(ply))
+    picture = play.game.picture(play.position(ply), play.last_move(ply))
     return picture, header(play, ply, picture, now)
 
 

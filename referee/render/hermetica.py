@@ -80,7 +80,9 @@ def last_words(picture: HermeticaPicture, head: Header) -> tuple[str | None, lis
     if not head.ply:  # words made without a replay: the last line as given, the actions below
         return head.last, [f"  {line}" for line in actions]
     side = SIDE[picture.last[0].seat] if picture.last else None
-    intro = f"Ply {head.ply}" + (f", {side}" if side else "") + f" ({head.mover})"
+    # A player called by the side's name ("Moon") is named once, not "Moon (Moon)".
+    mover = f" ({head.mover})" if side is None or head.mover.casefold() != side.casefold() else ""
+    intro = f"Ply {head.ply}" + (f", {side}" if side else "") + mover
     if not actions:  # a pass
         return head.last, []
     if len(actions) == 1:

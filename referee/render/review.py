@@ -138,11 +138,12 @@ def _ply_view(play: Replay, ply: int, drawing: Drawn, current: bool) -> PlyView:
     if ply == 0:
         return PlyView(0, None, None, None, None, None, [], None, _unwrapped(drawing.lines),
                        drawing.head.result, current, drawing.words)
-    entry, seat = play.record.moves[ply - 1], play.movers[ply - 1]
+    entry, step = play.record.moves[ply - 1], play.line[ply]
+    seat = step.mover
     at = toml_datetime(entry.at) if entry.at is not None else None
     return PlyView(
         number=ply,
-        move=play.entries[ply - 1],
+        move=str(step.move),
         seat=seat,
         player=_in_line(play.record.player_name(seat)),
         at=at,
