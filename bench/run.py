@@ -28,7 +28,12 @@ What is measured (and the targets, where there is one):
   `--archives-only` runs these rows alone); `referee status` at most 1.4 × and `referee move` on 60 plies at most 1.7 × the
   import of typer; a 150-ply Harmijan game replayed at least 10 × faster than by the code when
   that target was set, timed side by side with it (HARMIJAN_BASELINES); and the peak memory of `validate` over 10,000 records against
-  1,000 (flat: the records are not all held at once).
+  1,000 (flat: the records are not all held at once);
+- replay growth: a hand-written side-12 odd record of 90 plies against the same game at 360
+  plies, CPU time, the fastest of several runs each (target: 4 × the plies in under 6 × the
+  time: a replay grows linearly with the plies). `--replay-only` prints the in-process replay
+  rows alone (throughput, the 61-ply record, the growth, a turn on 60 plies): a quick check
+  after a change to the replay.
 - random playouts per second from the start position, one core, in-process (what a search's
   strength rests on): each game's `playout` beside the hooks' default (`Game.playout`, move by
   move through the rules), in interleaved rounds; targets for odd side 5, hermit 7×7 square
@@ -62,8 +67,8 @@ sys.path.insert(0, str(ROOT))
 
 from referee.games import GAMES  # noqa: E402
 from referee.games.base import Game, count  # noqa: E402
-from referee.record import Record, parse_record  # noqa: E402
-from referee.replay import Replay, replay, start  # noqa: E402
+from referee.record import Entry, Record, parse_record  # noqa: E402
+from referee.replay import RESIGN, Replay, replay, start  # noqa: E402
 from referee.turn import take_turn  # noqa: E402
 
 SAMPLES = ROOT / "sample_games"
@@ -143,7 +148,7 @@ def random_play(game_id: str, options: dict[str, Any], seed: int, stop_after: in
 
 def finished_samples(folder: str) -> list[Replay]:
     plays = [replay(parse_record(p.read_bytes(), str(p))) for p in sorted((SAMPLES / folder).glob("*.toml"))]
-    return [p for p in plays if p.outcome() is not None and not p.resigned]
+    return [p for p in plays if p.outcome() is not None and not p.ended_by(RESIGN)]
 
 
 def plain_array_form(text: str) -> str:
@@ -217,7 +222,7 @@ def throughput(runs: int) -> list[dict[str, Any]]:
     rows = []
     for label, plays in cases:
         game = plays[0].game
-        parsed = [(p.options, _setup(game, p.record.setup, p.options), p.played) for p in plays]
+        parsed = [(p.options, _setup(game, p.record.setup, p.options), [ply.move for ply in p.line[1:]]) for p in plays]
         records = [p.record for p in plays]
         texts = [p.record.to_toml().encode("utf-8") for p in plays]
 
@@ -254,6 +259,68 @@ def _setup(game, setup: dict[str, Any], options: dict[str, Any]) -> dict[str, An
     return full
 
 
+def _odd_record(plies: int, seed: int = 1) -> Record:
+    """A hand-written side-12 odd record (397 cells) of `plies` random legal plies: no stamps,
+    no seal, so its replay is the notation and the rules alone."""
+    play = start(Record("odd", {"size": 12}))
+    rng = random.Random(seed)
+    for _ in range(plies):
+        play.push(str(play.game.random_move(play.state, rng)))
+    return Record("odd", {"size": 12}, moves=[Entry(text) for text in play.entries])
+
+
+def _fastest_cpu(work: Callable[[], Any], runs: int) -> float:
+    """The fastest of `runs` runs of `work` in CPU seconds, the garbage collector off: other
+    work on a busy machine, and garbage left by earlier measurements, do not count."""
+    gc.collect()
+    gc.disable()
+    try:
+        best = float("inf")
+        for _ in range(runs):
+            t0 = time.process_time()
+            work()
+            best = min(best, time.process_time() - t0)
+        return best
+    finally:
+        gc.enable()
+
+
+def replay_growth(runs: int) -> dict[str, float]:
+    """How replay time grows with the plies: 90 against 360 plies of one side-12 odd game."""
+    short, long = _odd_record(90), _odd_record(360)
+    replay(short)  # the board graph is built once per size: not part of either replay
+    rounds = max(runs, 9)
+    short_s = _fastest_cpu(lambda: replay(short), rounds)
+    long_s = _fastest_cpu(lambda: replay(long), rounds)
+    return {"ms_90": 1000 * short_s, "ms_360": 1000 * long_s, "ratio": long_s / short_s}
+
+
+def turn_ms(runs: int) -> float:
+    """One `referee move` in-process on a 60-ply sealed odd record: the fork, the move, the new
+    record built and sealed (no file, no start-up)."""
+    play = random_play("odd", {"size": 5}, 2, stop_after=60)
+    move = str(play.game.legal_moves(play.state)[0])
+    at = dt.datetime(2026, 2, 1, tzinfo=UTC)
+    return 1000 * median_time(lambda: take_turn(play, move, at=at), runs)
+
+
+def replay_rows(runs: int) -> str:
+    """`--replay-only`: the in-process replay timings, as a short table."""
+    games, forms, growth = throughput(runs), toml_forms(runs), replay_growth(runs)
+    lines = ["| in-process replay | plies | replay of a read record | from the record's bytes |",
+             "|---|---:|---:|---:|"]
+    lines += [f"| {row['games']} ({row['records']} games) | {row['plies_per_game']:g} "
+              f"| {row['replay_games_per_s']:,.0f}/s | {row['end_to_end_games_per_s']:,.0f}/s |" for row in games]
+    lines += [
+        "",
+        f"61-ply odd record: replay {forms['replay_ms']:.3f} ms. A turn on 60 plies (fork, move, "
+        f"seal): {turn_ms(runs):.3f} ms.",
+        f"Replay growth, side-12 odd: 90 plies {growth['ms_90']:.2f} ms, 360 plies "
+        f"{growth['ms_360']:.2f} ms: {growth['ratio']:.2f} × the time for 4 × the plies (target < 6 ×).",
+    ]
+    return "\n".join(lines)
+
+
 def toml_forms(runs: int) -> dict[str, float]:
     """One finished 61-ply odd record, as `validate` handles it: the TOML reading in both
     record forms, the whole reading of the record (TOML and shape checks), then the replay."""
@@ -279,9 +346,9 @@ def listings(runs: int) -> list[dict[str, Any]]:
     harmijan = random_play("harmijan", {"size": 7}, 3)
     game = harmijan.game
     # The position of the game with the longest listing: every stone free to move and place.
-    in_play = [k for k, s in enumerate(harmijan.states) if s.phase == "play" and game.to_move(s) is not None]
-    crowded = max(in_play, key=lambda k: len(game.legal_moves(harmijan.states[k])))
-    state = harmijan.states[crowded]
+    in_play = [k for k, s in enumerate(p.position for p in harmijan.line) if s.phase == "play" and game.to_move(s) is not None]
+    crowded = max(in_play, key=lambda k: len(game.legal_moves(harmijan.position(k))))
+    state = harmijan.position(crowded)
     count = len(game.legal_moves(state))
     stones = sum(1 for v in state.stones if v)
     rows.append({
@@ -304,7 +371,7 @@ def listings(runs: int) -> list[dict[str, Any]]:
     worst = (0.0, "", None)
     for path in sorted((SAMPLES / "hermetica").glob("*.toml")):
         play = replay(parse_record(path.read_bytes()))
-        for ply, state in enumerate(play.states):
+        for ply, state in enumerate(p.position for p in play.line):
             if state.phase == "turns" and state.winner is None:
                 took = fastest(lambda: hermetica.legal_actions(hermetica.begin_turn(state)), 2)
                 worst = max(worst, (took, f"{path.name}, ply {ply}", state), key=lambda w: w[0])
@@ -615,6 +682,7 @@ def main() -> None:
     parser.add_argument("--archives-only", action="store_true", help="only the archive rows of validate (printed, not written)")
     parser.add_argument("--playout-seconds", type=float, default=1.0, help="least time a round runs each playout")
     parser.add_argument("--playouts-only", action="store_true", help="only the random playout rows (printed, not written)")
+    parser.add_argument("--replay-only", action="store_true", help="only the in-process replay rows (printed, not written): a quick check")
     args = parser.parse_args()
     if args.playouts_only:
         m, before = machine(), os.getloadavg()
@@ -622,6 +690,9 @@ def main() -> None:
         print(f"Machine: {m['cpu']}, {m['cores']} cores; Python {m['python']}; {m['date']}\n")
         print(playout_table(rows, args.rounds, [before, os.getloadavg()]))
         print("\n".join(f"{t}: {m} — {'met' if ok else 'NOT met'}" for t, m, ok in playout_targets(rows)))
+        return
+    if args.replay_only:
+        print(replay_rows(args.runs))
         return
     if args.standings_only:
         with tempfile.TemporaryDirectory() as tmp:
@@ -646,6 +717,7 @@ def main() -> None:
         harmijan = harmijan_replay(work, args.rounds, args.runs)
         many = archives(work, args.rounds)
         memory = validate_memory(work)
+        growth = replay_growth(args.runs)
     plays_load = [os.getloadavg()]
     plays = playout_rates(args.playout_seconds, args.rounds)
     plays_load.append(os.getloadavg())
@@ -664,6 +736,8 @@ def main() -> None:
           for row in harmijan["baselines"][:1]),
         ("validate peak RSS over 10,000 records flat (≤ 1.1 × over 1,000)",
          f"{memory['records_10000_mib']:.0f} MiB vs {memory['records_1000_mib']:.0f} MiB", memory["ratio"] <= 1.1),
+        ("replay of 4 × the plies < 6 × the time (side-12 odd, 90 → 360 plies)",
+         f"{growth['ratio']:.2f} × ({growth['ms_90']:.1f} → {growth['ms_360']:.1f} ms)", growth["ratio"] < 6),
         ("odd side 5: ≥ 5,000 games/s (rules)", f"{odd5['rules_games_per_s']:,.0f} games/s", odd5["rules_games_per_s"] >= 5000),
         ("odd side 12: < 20 ms a game (rules)", f"{odd12['ms_per_game_rules']:.1f} ms", odd12["ms_per_game_rules"] < 20),
         ("hermetica mid-game listing < 20 ms", f"{hermetica_mid['ms']:.1f} ms", hermetica_mid["ms"] < 20),
@@ -686,6 +760,7 @@ def main() -> None:
         "validate_memory": {k: round(v, 2) if isinstance(v, float) else v for k, v in memory.items()},
         "playouts": [{k: round(v, 2) if isinstance(v, float) else v for k, v in row.items()} for row in plays],
         "playouts_load": plays_load,
+        "replay_growth": {k: round(v, 2) for k, v in growth.items()},
         "load": os.getloadavg(),
         "targets": [{"target": t, "measured": m, "met": ok} for t, m, ok in targets],
     }

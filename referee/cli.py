@@ -27,9 +27,11 @@ from referee.choices import game_named, games_lines, games_listing
 from referee.cli_syntax import leave_span, option_values, output_format, player_keys, player_names
 from referee.errors import RefereeError, UsageError
 from referee.files import record_files, write_atomic
-from referee.formats import written_by
+from referee.formats import DEFAULT_PALETTE, PALETTES, written_by
 from referee.games import GAMES
+from referee.games.base import count
 from referee.keys import new_key
+from referee.render.header import plain
 from referee.rules_text import rules_text
 
 app = typer.Typer(
@@ -49,18 +51,15 @@ app = typer.Typer(
 )
 
 
-# The choices of each command's --format, from the one table of formats (formats.py).
+# The choices of each command's --format, from the one table of formats (formats.py); those of
+# `mail --attach` and `board --paper`.
 ShowFormat = Enum("ShowFormat", [(name, name) for name in written_by("show")], type=str)
 SheetFormat = Enum("SheetFormat", [(name, name) for name in written_by("board")], type=str)
-
-
-class Attachment(str, Enum):
-    html = "html"
-
-
-class Paper(str, Enum):
-    a4 = "a4"
-    letter = "letter"
+Attachment = Enum("Attachment", [("html", "html")], type=str)
+Paper = Enum("Paper", [("a4", "a4"), ("letter", "letter")], type=str)
+# --palette of every command that draws a picture (SPEC §8b); text is the same in every palette.
+Palette = Enum("Palette", [(name, name) for name in PALETTES], type=str)
+PALETTE_HELP = "default, colourblind (colours told apart in every colour vision) or mono (greys; pieces differ by shape)."
 
 
 def _guard(command: Callable[..., Any]) -> Callable[..., Any]:
@@ -171,7 +170,7 @@ def move_command(
                           leave=span, offer_draw=offer_draw)
     typer.echo(diagrams.text_diagram(turn.play), nl=False)
     for note in turn.notes:
-        typer.echo(note)
+        typer.echo(plain(note))  # a note may name a player: safe for a terminal
 
 
 @app.command("validate")
@@ -205,7 +204,7 @@ def validate_command(
                 if not as_json:
                     typer.echo(f"INVALID {fault}")
             elif not as_json and not watched:
-                typer.echo(f"valid   {report['file']}: {report['plies']} plies; {summary}")
+                typer.echo(f"valid   {report['file']}: {count(report['plies'], 'ply', 'plies')}; {summary}")
     if as_json:
         typer.echo(json.dumps(kept, indent=2))
     elif len(files) > 1:
@@ -245,7 +244,8 @@ def standings_command(
     else:
         for line in report.lines():
             typer.echo(line)
-    typer.echo(report.speed(), err=True)
+    if report.speed():  # a line only for a large archive (club.SPEED_RECORDS)
+        typer.echo(report.speed(), err=True)
     if report.exit_code:
         raise typer.Exit(report.exit_code)
 
@@ -316,22 +316,65 @@ def moves_command(
     after: Optional[str] = typer.Option(None, "--after", metavar="ACTIONS", help="Actions already chosen this turn (multi-action games)."),
 ) -> None:
     """List the legal moves of the seat to move, in canonical notation."""
-    listing = reports.moves(reports.load(file), after)
+    play = reports.load(file)
+    listing = reports.moves(play, after)
     if as_json:
         typer.echo(json.dumps(listing))
         return
-    for line in reports.moves_lines(listing):
+    for line in reports.moves_lines(play, listing):
         typer.echo(line)
+
+
+@app.command("hint")
+@_guard
+def hint_command(
+    file: str = typer.Argument(..., metavar="FILE", help="The record file (- for standard input)."),
+    seconds: float = typer.Option(3.0, "--seconds", metavar="S", help="How long the engine thinks, 0.1–600 seconds of one core."),
+    iterations: Optional[int] = typer.Option(None, "--iterations", metavar="N", help="Stop after N playouts instead of after S seconds: the same hint every time."),
+    seed: int = typer.Option(0, "--seed", metavar="N", help="The engine's random seed."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """The move the engine finds for the seat to move, ready to paste into `referee move`,
+    with how often it won in the engine's playouts and the line it expects. Reads the record;
+    never writes it.
+
+    Example: referee hint game.toml --seconds 10
+    """
+    from referee import advice  # the engine: only the commands that search load it
+
+    play = reports.load(file)
+    found = advice.hint(play, seconds, iterations, seed)
+    if as_json:
+        typer.echo(json.dumps(found, indent=2, ensure_ascii=False))
+        return
+    for line in advice.hint_lines(play, found):
+        typer.echo(line)
+
+
+@app.command("engine")
+@_guard
+def engine_command() -> None:
+    """Speak UGI (the Universal Game Interface) on standard input and output, so that a
+    program can play any game against the engine or ask it for moves: `ugi`, `isready`,
+    `setoption name game value odd`, `position startpos moves b_e5 …`, `go movetime 1000`,
+    `query gameover`, `quit`. Moves on the wire are canonical notation with `_` for spaces.
+
+    Example: printf 'ugi\nposition startpos moves b_e5\ngo nodes 200\nquit\n' | referee engine
+    """
+    from referee import ugi  # the engine: only the commands that search load it
+
+    ugi.serve()
 
 
 @app.command("show")
 @_guard
 def show_command(
     file: str = typer.Argument(..., metavar="FILE", help="The record file."),
-    ply: Optional[int] = typer.Option(None, "--ply", metavar="N", help="Show the board after ply N (0 is the start; default the last); html opens at N, gif ends at N."),
+    ply: Optional[int] = typer.Option(None, "--ply", metavar="N", help="Show the board after ply N (0 is the start, -1 the last, the default); html opens at N, gif ends at N."),
     fmt: Optional[ShowFormat] = typer.Option(None, "--format", help="text for a mail body (the default), svg or png to attach, html for the review page of the whole game, gif for an animation; by default OUT's extension says."),
     output: Optional[str] = typer.Option(None, "-o", "--output", metavar="OUT", help="Write to OUT (.txt, .svg, .png, .html, .gif) instead of printing."),
     force: bool = typer.Option(False, "--force", help="Replace OUT if it exists."),
+    palette: Palette = typer.Option(DEFAULT_PALETTE, "--palette", help=PALETTE_HELP),
 ) -> None:
     """Draw the board after a ply, as text, SVG or PNG; or the whole game as a review page
     (HTML: step through it with Home, End and the arrow keys) or an animated GIF.
@@ -341,7 +384,7 @@ def show_command(
     from referee import pictures  # drawing: see the top
 
     chosen = output_format(output, fmt and fmt.value, "show")
-    _write_output(output, pictures.diagram(file, ply, chosen, output, force))
+    _write_output(output, pictures.diagram(file, ply, chosen, output, force, palette.value))
 
 
 @app.command("board")
@@ -353,6 +396,7 @@ def board_command(
     fmt: Optional[SheetFormat] = typer.Option(None, "--format", help="svg (the default) or pdf; by default OUT's extension says."),
     output: Optional[str] = typer.Option(None, "-o", "--output", metavar="OUT", help="Write the sheet to OUT (.svg, .pdf) instead of printing it."),
     force: bool = typer.Option(False, "--force", help="Replace OUT if it exists."),
+    palette: Palette = typer.Option(DEFAULT_PALETTE, "--palette", help=PALETTE_HELP),
 ) -> None:
     """A blank board to print, true to size, with coordinates and a 100 mm scale bar: an SVG
     in millimetres, or a PDF page of the paper's exact size. Print at 100 % (actual size).
@@ -362,7 +406,7 @@ def board_command(
     from referee import pictures  # drawing: see the top
 
     chosen = output_format(output, fmt and fmt.value, "board")
-    sheet = pictures.blank_board(game_name, option_values(option), paper.value, chosen, output, force)
+    sheet = pictures.blank_board(game_name, option_values(option), paper.value, chosen, output, force, palette.value)
     _write_output(output, sheet)
 
 
@@ -377,6 +421,7 @@ def mail_command(
     output: Optional[str] = typer.Option(None, "-o", "--output", metavar="MESSAGE.eml", help="Write the message here instead of printing it."),
     attach: Optional[list[Attachment]] = typer.Option(None, "--attach", help="Also attach html: the review page of the whole game."),
     force: bool = typer.Option(False, "--force", help="Replace MESSAGE.eml if it exists."),
+    palette: Palette = typer.Option(DEFAULT_PALETTE, "--palette", help=PALETTE_HELP),
 ) -> None:
     """Make the mail to send: the board and status in the body, the record, SVG and PNG attached.
 
@@ -387,7 +432,7 @@ def mail_command(
     from referee import correspondence  # the email package: see the top
 
     output_format(output, None, "mail")
-    message = correspondence.mail(file, to, output, force, [a.value for a in attach or []])
+    message = correspondence.mail(file, to, output, force, [a.value for a in attach or []], palette.value)
     _write_output(output, bytes(message))
     if output:
         typer.echo(f"{output}: to {message['To']}, subject \"{message['Subject']}\"")
@@ -400,6 +445,7 @@ def remind_command(
     to: Optional[str] = typer.Option(None, "--to", metavar="ADDRESS", help="Send to ADDRESS instead of the [players] address of the seat to move."),
     output: Optional[str] = typer.Option(None, "-o", "--output", metavar="OUT.eml", help="Write the message here instead of printing it."),
     force: bool = typer.Option(False, "--force", help="Replace OUT.eml if it exists."),
+    palette: Palette = typer.Option(DEFAULT_PALETTE, "--palette", help=PALETTE_HELP),
 ) -> None:
     """Make a reminder mail to the seat to move: its time left and its deadline.
 
@@ -408,7 +454,7 @@ def remind_command(
     from referee import correspondence  # the email package: see the top
 
     output_format(output, None, "remind")
-    message = correspondence.remind(file, to, output, force)
+    message = correspondence.remind(file, to, output, force, palette.value)
     _write_output(output, bytes(message))
     if output:
         typer.echo(f"{output}: to {message['To']}, subject \"{message['Subject']}\"")

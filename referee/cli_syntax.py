@@ -8,6 +8,7 @@ that option or seat, whether a value fits) the library decides.
 from __future__ import annotations
 
 import datetime as dt
+import sys
 from pathlib import Path
 from typing import Callable
 
@@ -16,6 +17,8 @@ from referee.clock import bounded
 from referee.errors import UsageError
 from referee.players import seat_number
 from referee.seal import KEY_PREFIX
+
+BINARY = ("png", "gif", "pdf")  # formats of bytes, not text: never written to a terminal
 
 
 def leave_span(text: str) -> tuple[dt.datetime, dt.datetime]:
@@ -76,8 +79,9 @@ def _seat_pairs(items: list[str] | None, fits: Callable[[str], bool], usage: str
 
 def output_format(output: str | None, fmt: str | None, command: str) -> str:
     """What `command` writes (SPEC §8): --format when given, else the format OUT's extension
-    names, else the command's first format. A --format that contradicts the extension, or a
-    format or extension the command cannot write, is exit 2."""
+    names, else the command's first format. A --format that contradicts the extension, a
+    format or extension the command cannot write, or a picture's bytes for a terminal (no
+    OUT), is exit 2."""
     written = formats.written_by(command)
     suffix = Path(output).suffix.lower() if output else ""
     named = formats.named_by(suffix) if suffix else None
@@ -89,4 +93,7 @@ def output_format(output: str | None, fmt: str | None, command: str) -> str:
     chosen = fmt or named or written[0]
     if chosen not in written:
         raise UsageError(f"this command writes {', '.join(written)}, not {chosen}")
+    if output is None and chosen in BINARY and sys.stdout.isatty():
+        # SPEC §8b: bytes of a picture would only garble the terminal.
+        raise UsageError(f"{chosen.upper()} is no text for a terminal: give -o FILE")
     return chosen

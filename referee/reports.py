@@ -14,17 +14,28 @@ from typing import Any, Iterator, NamedTuple
 from referee import seal
 from referee.archive import internal_error, judge_each
 from referee.clock import now, report as clock_report
-from referee.errors import RefereeError
-from referee.files import read_input
+from referee.errors import RefereeError, UsageError
+from referee.files import looks_like_mail, read_input
 from referee.keys import check_signatures, signature_note
-from referee.record import parse_record, read_record, toml_datetime
-from referee.render.header import header, plain, text_head
+from referee.record import Record, parse_record, toml_datetime
+from referee.games.base import count
+from referee.render.header import (
+    TEXT_WIDTH, columns, cut, header, in_words, plain, result_words, text_head, who,
+)
 from referee.replay import Replay, replay
 
 
 def load(path: str) -> Replay:
     """A record file, read and replayed: every rule, the result and the seal checked."""
-    return replay(read_record(path))
+    return replay(record_in(read_input(path, "record"), path))
+
+
+def record_in(data: bytes, path: str) -> Record:
+    """The record in the bytes of a record file. A mail given where a record belongs is told
+    for what it is (SPEC §8b), not read as broken TOML."""
+    if looks_like_mail(data):
+        raise UsageError("this is a mail: use `referee receive FILE`", file=str(path))
+    return parse_record(data, str(path))
 
 
 
@@ -38,7 +49,7 @@ def status(play: Replay) -> dict[str, Any]:
         "to_move": play.to_move(),
         "over": outcome is not None,
         "winners": list(outcome.winners) if outcome else [],
-        "result": play.result_sentence(),
+        "result": result_words(play, names=False),  # SPEC §4: seats by number
         "score": play.game.score(play.state),
         **play.game.status_extra(play.state),
         "options": play.options,
@@ -65,38 +76,41 @@ def moves(play: Replay, after: str | None) -> dict[str, Any]:
 
 
 
-def moves_lines(listing: dict[str, Any]) -> list[str]:
-    """`moves` in words: the seat to move and its moves (or, in a multi-action game, the pattern
-    of a turn), wrapped to a mail's width."""
+def moves_lines(play: Replay, listing: dict[str, Any]) -> list[str]:
+    """`moves` in words: the player to move and their moves (or, in a multi-action game, the
+    pattern of a turn), listed to a mail's width."""
     to_move = listing["to_move"]
     if to_move is None:
         return ["The game is over: no moves."]
     moves = listing["moves"]
     if "pattern" in listing:
-        lines = [f"Seat {to_move} plays: {listing['pattern']}"]
+        lines = [f"{who(play, to_move)} plays: {listing['pattern']}"]
         # A cooperative round takes one placement per seat: each seat's own choices.
         for seat, placements in listing.get("placements", {}).items():
-            lines += [f"Seat {seat} can place ({len(placements)}):", _wrap(placements)]
-        return lines
-    return [f"Seat {to_move} has {len(moves)} legal moves:", _wrap(moves)]
+            lines += [f"{who(play, int(seat))} can place ({len(placements)}):", *_listed(placements)]
+        return [plain(line) for line in lines]
+    return [plain(f"{who(play, to_move)} has {count(len(moves), 'legal move')}:"), *_listed(moves)]
 
 
-def _wrap(words: list[str], width: int = 78) -> str:
+def _listed(items: list[str], width: int = TEXT_WIDTH) -> list[str]:
+    """Items such as moves, comma-separated, on lines of at most `width` columns. Not `wrap`:
+    a move holds spaces ("b e5"), and a line breaks only between two moves."""
     lines, line = [], ""
-    for word in words:
-        if line and len(line) + 2 + len(word) > width:
+    for item in items:
+        if line and columns(line) + 2 + columns(item) > width:
             lines.append(line)
             line = ""
-        line = f"{line}, {word}" if line else word
-    return "\n".join(lines + [line])
+        line = f"{line}, {item}" if line else item
+    return lines + [line]
 
 
 def history(play: Replay) -> dict[str, Any]:
     """`history --json` (SPEC §8): every ply with its seat, player, move, time and comment."""
     plies = []
-    for ply, (entry, seat, move) in enumerate(zip(play.record.moves, play.movers, play.entries), 1):
+    for ply, (entry, step) in enumerate(zip(play.record.moves, play.line[1:]), 1):
+        seat = step.mover
         plies.append({
-            "ply": ply, "seat": seat, "player": play.record.player_name(seat), "move": move,
+            "ply": ply, "seat": seat, "player": play.record.player_name(seat), "move": str(step.move),
             "at": toml_datetime(entry.at) if entry.at is not None else None,
             "comment": entry.comment,
         })
@@ -107,21 +121,16 @@ def history_lines(play: Replay) -> list[str]:
     """`history` in words: one line a ply, its comment on the line below."""
     lines = []
     for item in history(play)["plies"]:
-        who = item["player"] or f"seat {item['seat']}"
+        player = item["player"] or f"seat {item['seat']}"
         when = item["at"][:16].replace("T", " ") + " UTC" if item["at"] else ""
         if len(item["move"]) <= 14:
-            lines.append(_fit(plain(f"{item['ply']:>4}. {item['move']:<14} {when:<20} {who}".rstrip())))
+            lines.append(cut(plain(f"{item['ply']:>4}. {item['move']:<14} {when:<20} {player}".rstrip()), TEXT_WIDTH))
         else:  # a whole Hermetica turn: the move on a line of its own
-            lines.append(_fit(plain(f"{item['ply']:>4}. {item['move']}")))
-            lines.append(_fit(plain(f"{'':>6}{'':<14} {when:<20} {who}".rstrip())))
+            lines.append(cut(plain(f"{item['ply']:>4}. {item['move']}"), TEXT_WIDTH))
+            lines.append(cut(plain(f"{'':>6}{'':<14} {when:<20} {player}".rstrip()), TEXT_WIDTH))
         if item["comment"]:
-            lines.append(_fit(plain(f"      “{item['comment']}”")))
+            lines.append(cut(plain(f"      “{item['comment']}”"), TEXT_WIDTH))
     return lines or ["No moves yet."]
-
-
-def _fit(line: str, width: int = 78) -> str:
-    """A line cut to a mail's width, with an ellipsis where it was cut."""
-    return line if len(line) <= width else line[: width - 1] + "…"
 
 
 class Judgement(NamedTuple):
@@ -146,7 +155,7 @@ def judge(path: str) -> Judgement:
     try:
         data = read_input(path, "record")
         content = hashlib.sha256(data).hexdigest()
-        record = parse_record(data, str(path))
+        record = record_in(data, path)
         plies = len(record.moves)
         play = replay(record)
         return Judgement(play, None, plies, signature_note(play), content)
@@ -169,7 +178,7 @@ def validate(path: str) -> Verdict:
         report: dict[str, Any] = {"file": str(path), "valid": True, "plies": judged.plies, "error": None}
         if judged.play.clock is not None:
             report["clock"] = clock_report(judged.play.clock, judged.play.to_move(), now())
-        return Verdict(report, None, judged.play.result_sentence() + judged.note)
+        return Verdict(report, None, result_words(judged.play) + judged.note)
     return _invalid(path, judged.fault, judged.plies)
 
 
@@ -201,19 +210,19 @@ def verify(path: str, against: str | None) -> list[str]:
     play = load(path)  # a bad digest is found here, at its ply
     record = play.record
     loose = seal.unsealed(record)
-    lines = [f"{path}: {play.plies} plies, " + (
-        "all sealed" if not loose else f"{len(loose)} unsealed (no digest): plies {_ranges(loose)}"
+    lines = [f"{path}: {count(play.plies, 'ply', 'plies')}, " + (
+        "all sealed" if not loose else f"{len(loose)} unsealed (no digest): {_ranges(loose)}"
     )]
     if any(e.signature for e in record.moves):
         check_signatures(play)
         bare = seal.unsigned(record)
-        lines.append("signatures: all valid" + (f"; unsigned plies {_ranges(bare)}" if bare else ""))
+        lines.append("signatures: all valid" + (f"; unsigned {_ranges(bare)}" if bare else ""))
     else:
         lines.append("signatures: none")
     if against is not None:
         problem = seal.divergence(load(against), play)
         if problem:
-            raise RefereeError(f"{path} does not extend {against}: {problem}")
+            raise RefereeError(f"{path} does not extend {against}: {in_words(play, problem)}")
         lines.append(f"{against}: agrees with {path} up to its last ply")
     return lines
 
@@ -221,6 +230,7 @@ def verify(path: str, against: str | None) -> list[str]:
 
 
 def _ranges(plies: list[int]) -> str:
+    """"ply 3", "plies 1–4, 7": plies by number, runs of them as ranges."""
     spans, first = [], None
     for i, ply in enumerate(plies):
         if first is None:
@@ -228,5 +238,5 @@ def _ranges(plies: list[int]) -> str:
         if i + 1 == len(plies) or plies[i + 1] != ply + 1:
             spans.append(str(first) if first == ply else f"{first}–{ply}")
             first = None
-    return ", ".join(spans)
+    return ("ply " if len(plies) == 1 else "plies ") + ", ".join(spans)
 

@@ -183,7 +183,7 @@ def moved_for(mine, theirs, seat: int, written: list[int]) -> str | None:
     known = mine.plies if mine is not None else 0
     exempt = set(written)
     for ply in range(known + 1, theirs.plies + 1):
-        if theirs.movers[ply - 1] == seat and ply not in exempt:
+        if theirs.line[ply].mover == seat and ply not in exempt:
             said = theirs.record.moves[ply - 1].declarations()
             what = theirs.entries[ply - 1] + (f" with {' and '.join(said)}" if said else "")
             name = theirs.record.player_name(seat)

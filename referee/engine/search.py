@@ -16,7 +16,7 @@ import math
 import random
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from referee.games.base import Game, Move, TurnSoFar
 
@@ -67,29 +67,32 @@ class Found:
 class Search:
     """A tree grown from one position of one game, iteration by iteration."""
 
-    def __init__(self, game: Game, state: Any, seed: int = 0, exploration: float = EXPLORATION):
+    def __init__(self, game: Game, state: Any, seed: int = 0, exploration: float = EXPLORATION,
+                 playout_plies: int | None = None):
         if game.outcome(state) is not None:
             raise ValueError("the game is over: there is no move to find")
         self.game = game
         self.rng = random.Random(seed)
         self.exploration = exploration
+        self.playout_plies = playout_plies  # None: as far as the game's playout goes
         self.root = self._node(None, game.begin_turn(state))
         self.iterations = 0
 
     # -- growing the tree --------------------------------------------------------------------
 
-    def run(self, seconds: float | None = None, iterations: int | None = None) -> Found:
+    def run(self, seconds: float | None = None, iterations: int | None = None,
+            stop: Callable[[], bool] | None = None) -> Found:
         """Search for `seconds` of wall time or `iterations` more iterations, whichever ends
-        first (at least one iteration), and say what was found."""
-        if seconds is None and iterations is None:
-            raise ValueError("a search needs a limit: seconds, iterations or both")
+        first, or until `stop()` says so (at least one iteration), and say what was found."""
+        if seconds is None and iterations is None and stop is None:
+            raise ValueError("a search needs a limit: seconds, iterations or a stop")
         began = time.perf_counter()
         deadline = began + seconds if seconds is not None else math.inf
         left = iterations if iterations is not None else math.inf
         while True:
             self.iterate()
             left -= 1
-            if left <= 0 or time.perf_counter() >= deadline:
+            if left <= 0 or time.perf_counter() >= deadline or (stop is not None and stop()):
                 break
         return self.found(time.perf_counter() - began)
 
@@ -167,7 +170,9 @@ class Search:
             after = game.end_turn(turn)[1]
         else:
             after = turn.before
-        return game.playout(after, rng)
+        if self.playout_plies is None:
+            return game.playout(after, rng)
+        return game.playout(after, rng, self.playout_plies)
 
     # -- reading the tree --------------------------------------------------------------------
 

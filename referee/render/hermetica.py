@@ -12,12 +12,11 @@ import math
 from dataclasses import dataclass
 from typing import Any, Mapping
 
-from referee.games.hermetica.picture import (
-    ELEMENTS, MOON, SIDE, SUN, UNIT_NAME, ActionReport, Board, HermeticaPicture,
-)
+from referee.games.hermetica.picture import MOON, SIDE, SUN, UNIT_NAME, ActionReport, Board, HermeticaPicture
 from referee.geometry.grid import LETTERS
-from referee.render import page
-from referee.render.header import SVG_WIDTH, TEXT_WIDTH, Header, option_summary, text_head, wrap_all
+from referee.render import descriptions, page
+from referee.render.palette import HERMETICA, HERMETICA_RULES, chosen, style
+from referee.render.header import SVG_WIDTH, TEXT_WIDTH, Header, text_head, wrap_all
 from referee.render.templates import render
 
 # -- words shared by text and SVG ------------------------------------------------------------
@@ -81,7 +80,9 @@ def last_words(picture: HermeticaPicture, head: Header) -> tuple[str | None, lis
     if not head.ply:  # words made without a replay: the last line as given, the actions below
         return head.last, [f"  {line}" for line in actions]
     side = SIDE[picture.last[0].seat] if picture.last else None
-    intro = f"Ply {head.ply}" + (f", {side}" if side else "") + f" ({head.mover})"
+    # A player called by the side's name ("Moon") is named once, not "Moon (Moon)".
+    mover = f" ({head.mover})" if side is None or head.mover.casefold() != side.casefold() else ""
+    intro = f"Ply {head.ply}" + (f", {side}" if side else "") + mover
     if not actions:  # a pass
         return head.last, []
     if len(actions) == 1:
@@ -256,71 +257,104 @@ def _column_labels(board: Board, place) -> list[Words]:
     return labels
 
 
-def _cell_names(picture: HermeticaPicture, place) -> list[Words]:
-    """Every hex's name in its top band, clear of the unit in its middle; light on a Wall."""
+def _cell_names(picture: HermeticaPicture, place, aside: frozenset[int] = frozenset()) -> list[Words]:
+    """Every hex's name in its top band, clear of the unit in its middle; light on a Wall.
+    The names of the hexes `aside` stand to the left, leaving room for the word "new"."""
     board, names = picture.board, []
     for cell in board.grid:
         x, y = place(*board.grid.centre(cell))
         css = "cellname onwall" if cell in picture.walls else "cellname"
+        x = round(x - UNIT * 0.2, 2) if cell in aside else x
         names.append(Words(x, round(y - UNIT * 0.35, 2), css, board.name(cell)))
     return names
 
 
-def _special_marks(board: Board, place) -> list[Mark]:
-    """The Prime hexes, marked by a word in their bottom band as well as by their outline."""
-    marks = []
-    for seat in (SUN, MOON):
-        x, y = place(*board.grid.centre(board.primes[seat]))
-        marks.append(Mark(x, round(y + UNIT * 0.37, 2), "PRIME", "primelabel"))
-    return marks
-
-
 def lines(picture: HermeticaPicture, head: Header) -> list[str]:
-    """The words under the board after the last move: the turn action by action and the
-    status (the review page's hook; the SVG writes the same under its last-move line)."""
-    _, details = last_words(picture, head)
-    return [*details, *head.status]
+    """The words under the board after the last move, for the review page: the turn, one
+    line per action (a single action too), then the status."""
+    status: list[str] = []
+    for line in head.status:  # a side's line and the line indented under it, as one
+        if status and line[:1].isspace():
+            status[-1] += "; " + line.strip()
+        else:
+            status.append(line)
+    return [*action_lines(picture), *status]
 
 
-def side_words(board: Board, seat: int) -> str:
+def words(picture: HermeticaPicture) -> str:
+    """The position in words (the SVG's <desc>; the review page shows it too)."""
+    return descriptions.hermetica_words(picture, action_lines(picture))
+
+
+def side_words(board: Board, seat: int, palette: str | None = None) -> str:
     """One side's Horizon and Prime in words, for the labels along the board's edges."""
     horizon = sorted(board.horizons[seat], key=lambda c: board.grid.coords[c])
-    tint = "gold" if seat == SUN else "blue"
+    tint = chosen(HERMETICA, palette).drawn["sun_tint" if seat == SUN else "moon_tint"]
     edge = "bottom" if seat == SUN else "top"
     names = " ".join(board.name(c) for c in horizon)
     return (f"{SIDE[seat]}'s Horizon: the {tint} hexes along the {edge} ({names}); "
             f"{SIDE[seat]}'s Prime: {board.name(board.primes[seat])}")
 
 
-def svg(picture: HermeticaPicture, head: Header) -> str:
+def legend_lines(palette: str | None = None) -> list[str]:
+    """The legend, in the words of the palette's styles."""
+    drawn = chosen(HERMETICA, palette).drawn
+    return [
+        "Sun: circles, upper case; Moon: diamonds, lower case. A Adept, F Fire, E Earth, W Water.",
+        "Dark hex: Wall. Shield: a ringed hex, S Sun's, M Moon's. PRIME: where an Adept starts.",
+        f"Last ply: a line through every step of a unit, from its {drawn['ends']} start to its {drawn['ends']} end;",
+        *drawn["marks"],  # type: ignore[misc]
+    ]
+
+
+def key(picture: HermeticaPicture, head: Header, palette: str | None = None) -> list[tuple[str | None, str]]:
+    """The legend for the review page, which writes it as text (no swatches: its words say
+    what each mark looks like), with the sides' Horizons and Primes."""
+    board = picture.board
+    lines_of_words = [side_words(board, MOON, palette), side_words(board, SUN, palette), *legend_lines(palette)]
+    return [(None, line) for line in _unwrapped(lines_of_words)]
+
+
+def _unwrapped(lines: list[str]) -> list[str]:
+    """Lines of words, those that only carry on the one before (no capital, or indented)
+    joined to it again."""
+    joined: list[str] = []
+    for line in lines:
+        if joined and (line[:1].isspace() or line[:1].islower()):
+            joined[-1] += " " + line.strip()
+        else:
+            joined.append(line)
+    return joined
+
+
+def svg(picture: HermeticaPicture, head: Header, palette: str | None = None, bare: bool = False) -> str:
+    """The position as SVG; `bare`, the mat alone (the review page writes the words around it
+    as text)."""
     board = picture.board
     grid = board.grid
     # The words above the board are measured at the title's size (below), so fitted at it.
-    above = [Words(0, 0, "head", line) for line in page.fitted([head.title], "head")]
-    above += [Words(0, 0, "text", line) for line in page.fitted(head.players, "head")]
+    above = [] if bare else [Words(0, 0, "head", line) for line in page.fitted([head.title], "head")]
+    above += [] if bare else [Words(0, 0, "text", line) for line in page.fitted(head.players, "head")]
     last, details = last_words(picture, head)
-    below = page.fitted(head._replace(last=last).last_lines(SVG_WIDTH, details) + head.status)
-    result = page.fitted([head.result], "result")
-    moon_words, sun_words = side_words(board, MOON), side_words(board, SUN)
+    below = [] if bare else page.fitted(head._replace(last=last).last_lines(SVG_WIDTH, details) + head.status)
+    result = [] if bare else page.fitted([head.result], "result")
+    moon_words, sun_words = side_words(board, MOON, palette), side_words(board, SUN, palette)
     # The Moon's label sits between the players and the board, the Sun's right under it.
-    board_top = page.MARGIN + (len(above) + 1.6) * page.LINE
+    board_top = page.BARE_MARGIN if bare else page.MARGIN + (len(above) + 1.6) * page.LINE
     place, board_w, board_h = _layout(board, UNIT, (0, board_top))
-    words = [("head", w.text) for w in above] + [("text", t) for t in below] + [("result", t) for t in result]
-    words += [("side", moon_words), ("side", sun_words)]
-    width = page.page_width(board_w, words)
+    lines_of_words = [("head", w.text) for w in above] + [("text", t) for t in below] + [("result", t) for t in result]
+    lines_of_words += [] if bare else [("side", moon_words), ("side", sun_words)]
+    width = board_w + 2 * page.BARE_MARGIN if bare else page.page_width(board_w, lines_of_words)
     shift = (width - board_w) / 2
     place, _, _ = _layout(board, UNIT, (shift, board_top))
     sides = [Words(page.MARGIN, page.line_y(board_top - 1.3 * page.LINE, 0), "side moonside", moon_words),
              Words(page.MARGIN, page.line_y(board_top + board_h, 0, 0.4), "side sunside", sun_words)]
     legend_y = board_top + board_h + 1.6 * page.LINE
-    legend = [
-        "Sun: circles, upper case; Moon: diamonds, lower case. A Adept, F Fire, E Earth, W Water.",
-        "Dark hex: Wall. Shield: a ringed hex, S Sun's, M Moon's. PRIME: where an Adept starts.",
-        "Last ply: a line through every step of a unit, from its ringed start to its ringed end;",
-        "red dashes a shot, blue dots a push, green dashes a relocation, × a capture, new: spawned.",
-    ]
+    legend = legend_lines(palette)
     text_top = legend_y + (len(legend) + 0.5) * page.LINE
     height = text_top + (len(below) + len(result) + 1) * page.LINE + page.MARGIN
+    if bare:
+        sides, legend, height = [], [], board_top + board_h + page.BARE_MARGIN
 
     tokens = []
     r = UNIT * 0.27
@@ -367,17 +401,18 @@ def svg(picture: HermeticaPicture, head: Header) -> str:
             crosses.append(Mark(x, y, "×", "capture"))
         for seg in report.segments:
             if seg.kind in ("spawn", "wall") and seg.end is not None:
-                x, y = place(*grid.centre(seg.end))
-                news.append(Mark(round(x + UNIT * 0.44, 2), y, "new", "newlabel"))
+                news.append(seg.end)
     texts = [Words(page.MARGIN, page.line_y(page.MARGIN, i), w.css, w.text) for i, w in enumerate(above)]
     texts += sides
     texts += [Words(page.MARGIN, page.line_y(legend_y, i, 0), "small", t) for i, t in enumerate(legend)]
     texts += [Words(page.MARGIN, page.line_y(text_top, i, 0.5), "text", t) for i, t in enumerate(below)]
     texts += [Words(page.MARGIN, page.line_y(text_top, len(below) + i, 0.8), "result", line)
               for i, line in enumerate(result)]
+    font = round(UNIT * 0.32, 2)
     return render(
         "hermetica.svg.j2",
-        title=head.title,
+        title=descriptions.title(head),
+        desc=words(picture),
         **page.canvas(width, height),
         hexes=_hexes(board, place),
         walls=walls,
@@ -387,14 +422,31 @@ def svg(picture: HermeticaPicture, head: Header) -> str:
         ends=ends,
         arrows=arrows,
         crosses=crosses,
-        news=news,
-        names=_cell_names(picture, place),
-        marks=_special_marks(board, place),
+        names=_cell_names(picture, place, frozenset(news) & frozenset(board.primes.values())),
+        marks=_band_marks(board, place, news),
         labels=_column_labels(board, place),
         texts=texts,
         radius=round(r, 2),
-        font=round(UNIT * 0.32, 2),
+        style=style(HERMETICA_RULES, chosen(HERMETICA, palette), font=font, capture_size=font * 1.6),
     )
+
+
+def _band_marks(board: Board, place, news: list[int]) -> list[Mark]:
+    """The words in a hex's bands, clear of its unit and inside its edges: PRIME in the
+    bottom band of the Prime hexes, "new" where the last ply spawned a unit or raised a Wall,
+    in the bottom band, or on a Prime hex in the top band beside the hex's name."""
+    marks = []
+    primes = set(board.primes.values())
+    for cell in sorted(primes):
+        x, y = place(*board.grid.centre(cell))
+        marks.append(Mark(x, round(y + UNIT * 0.37, 2), "PRIME", "primelabel"))
+    for cell in sorted(set(news)):
+        x, y = place(*board.grid.centre(cell))
+        if cell in primes:
+            marks.append(Mark(round(x + UNIT * 0.17, 2), round(y - UNIT * 0.35, 2), "new", "newlabel beside"))
+        else:
+            marks.append(Mark(x, round(y + UNIT * 0.37, 2), "new", "newlabel"))
+    return marks
 
 
 def _short_of(start: tuple[float, float], end: tuple[float, float], gap: float) -> tuple[float, float]:
@@ -419,52 +471,9 @@ def _shrink(grid, cell: int, point: tuple[float, float], factor: float) -> tuple
     return (cx + (point[0] - cx) * factor, cy + (point[1] - cy) * factor)
 
 
-# -- the printable sheet ---------------------------------------------------------------------
+def paper(game, options: Mapping[str, Any], picture: HermeticaPicture, paper_name: str,
+          palette: str | None = None) -> str:
+    """The printable sheet (the drawer's hook), drawn by render/hermetica_sheet.py."""
+    from referee.render.hermetica_sheet import paper as sheet
 
-
-def paper(game, options: Mapping[str, Any], picture: HermeticaPicture, paper_name: str) -> str:
-    """`referee board hermetica`: the mat true to size with the Horizons, the Prime hexes and
-    the scheme's walls (none for `draft`), coordinates in every hex."""
-    board = picture.board
-    grid = board.grid
-    xs = [x for c in grid for x, _ in grid.corners(c)]
-    ys = [y for c in grid for _, y in grid.corners(c)]
-    pad = 0.6
-    board_w, board_h = max(xs) - min(xs) + 2 * pad, max(ys) - min(ys) + 2 * pad
-    sheet = page.fit(board_w, board_h, paper_name)
-    unit = sheet.cell
-    place, _, _ = _layout(board, unit, sheet.board_origin(board_w, board_h))
-    scheme = options["scheme"]
-    wall_shapes = [
-        " ".join("%s,%s" % place(*_shrink(grid, c, p, 0.85)) for p in grid.corners(c))
-        for c in sorted(picture.walls)
-    ]
-    names = []
-    for cell in grid:
-        x, y = place(*grid.centre(cell))
-        if cell in board.primes.values():
-            y = round(y - unit * 0.2, 3)  # room for the Prime mark below the name
-        # The name reads on a Wall's dark fill too: light there, grey elsewhere.
-        names.append(Inked(x, y, "#ffffff" if cell in picture.walls else "#666666", board.name(cell)))
-    marks = []
-    for seat in (SUN, MOON):
-        # Two short lines ("Sun" over "Prime") fit the hex at a size that reads.
-        x, y = place(*grid.centre(board.primes[seat]))
-        marks.append(Words(x, round(y + unit * 0.06, 3), "prime", SIDE[seat]))
-        marks.append(Words(x, round(y + unit * 0.24, 3), "prime", "Prime"))
-    return render(
-        "hermetica-paper.svg.j2",
-        **sheet.frame(f"{game.name} ({game.credit}) · {scheme} scheme",
-                      f"{option_summary(options)} · {len(grid)} hexes · {unit:.1f} mm between centres · "
-                      f"{page.PAPER_NAMES[paper_name]} {sheet.orientation} · shaded edge hexes: the "
-                      "Horizons (Sun below, Moon above)"),
-        hexes=_hexes(board, place),
-        walls=wall_shapes,
-        names=names,
-        marks=marks,
-        labels=_column_labels(board, place),
-        name_size=round(unit * 0.22, 2),
-        mark_size=round(unit * 0.15, 2),
-        label_size=round(unit * 0.38, 2),
-        line_width=round(max(unit * 0.025, 0.3), 3),
-    )
+    return sheet(game, options, picture, paper_name, palette)
