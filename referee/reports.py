@@ -9,6 +9,7 @@ libraries (README: Performance).
 from __future__ import annotations
 
 import hashlib
+import itertools
 from typing import Any, Iterator, NamedTuple
 
 from referee import seal
@@ -16,6 +17,7 @@ from referee.archive import internal_error, judge_each
 from referee.clock import now, report as clock_report
 from referee.errors import RefereeError
 from referee.files import read_input
+from referee.games.base import count
 from referee.keys import check_signatures, signature_note
 from referee.record import parse_record, read_record, toml_datetime
 from referee.render.header import header, plain, text_head
@@ -67,18 +69,69 @@ def moves(play: Replay, after: str | None) -> dict[str, Any]:
 
 def moves_lines(listing: dict[str, Any]) -> list[str]:
     """`moves` in words: the seat to move and its moves (or, in a multi-action game, the pattern
-    of a turn), wrapped to a mail's width."""
+    of a turn), wrapped to a mail's width. Hermetica's turn is listed action by action, as
+    "legal first actions" or "legal next actions" after `--after`; the crab game's placements
+    that move Hermie come first, marked `*` (SPEC §8b)."""
     to_move = listing["to_move"]
     if to_move is None:
         return ["The game is over: no moves."]
     moves = listing["moves"]
+    placements = listing.get("placements", {})
     if "pattern" in listing:
         lines = [f"Seat {to_move} plays: {listing['pattern']}"]
+        if placements:
+            lines += ["A placement marked * recreates the pattern: Hermie moves if every seat's",
+                      "does. The Wave's step shown is the one if every seat placed alike."]
         # A cooperative round takes one placement per seat: each seat's own choices.
-        for seat, placements in listing.get("placements", {}).items():
-            lines += [f"Seat {seat} can place ({len(placements)}):", _wrap(placements)]
+        for seat, own in placements.items():
+            lines += [f"Seat {seat} can place ({len(own)}):", *_placement_lines(own, together=True)]
         return lines
-    return [f"Seat {to_move} has {len(moves)} legal moves:", _wrap(moves)]
+    if placements:
+        marked = sum(p["hermie"] for p in placements["1"])
+        which = f"the {marked} marked * move Hermie" if marked else "none moves Hermie"
+        return [f"Seat {to_move} has {count(len(moves), 'legal placement')}; {which}:",
+                *_placement_lines(placements["1"])]
+    if listing.get("phase") == "turns":
+        return _action_lines(listing)
+    return [f"Seat {to_move} has {count(len(moves), 'legal move')}:", _wrap(moves)]
+
+
+def _action_lines(listing: dict[str, Any]) -> list[str]:
+    """A turn of several actions (Hermetica): its first actions, or its next ones after those
+    already chosen, and how the turn may end instead."""
+    seat, moves, left = listing["to_move"], listing["moves"], listing["actions_left"]
+    done = listing.get("after")
+    which = "next" if done else "first"
+    how_many = count(len(moves), f"legal {which} action") if moves else f"no legal {which} action"
+    stop = ":" if moves else "."
+    if done is None:
+        lines = [f"Seat {seat} has {how_many} (a turn: up to {left}, joined by '; '){stop}"]
+        end = "'pass': a turn of no action."
+    else:
+        lines = [f"After '{done}' ({count(left, 'action')} left), seat {seat} has {how_many}{stop}"]
+        end = f"end the turn there: '{done}'."
+    if moves:
+        lines.append(_wrap(moves))
+    if listing["turn_may_end"]:
+        lines.append(("Or " if moves else "So ") + end)
+    return lines
+
+
+WAVE_STEP = {-1: "the Wave moves left", 0: "the Wave stays", 1: "the Wave moves right"}
+
+
+def _placement_lines(placements: list[dict[str, Any]], together: bool = False) -> list[str]:
+    """A seat's placements (the crab game), as the listing orders them: those that move Hermie
+    first, marked `*`; a heading for each run of placements alike for Hermie and the Wave.
+    `together`: a cooperative game, where a seat's placement only does its part for Hermie."""
+    lines: list[str] = []
+    for (hermie, wave), run in itertools.groupby(placements, key=lambda p: (p["hermie"], p["wave"])):
+        if together:
+            lines.append(f"{'Recreating' if hermie else 'Not recreating'} the pattern, {WAVE_STEP[wave]}:")
+        else:
+            lines.append(f"Hermie {'moves' if hermie else 'stays'}, {WAVE_STEP[wave]}:")
+        lines.append(_wrap([("*" if hermie else "") + p["move"] for p in run]))
+    return lines
 
 
 def _wrap(words: list[str], width: int = 78) -> str:
