@@ -80,15 +80,17 @@ def _triples(area: Area) -> list[tuple[Point, Point, Point]]:
 def recreations(area: Area, pattern: tuple[str, str, str]) -> list[tuple[Point, Point, Point]]:
     """R-CR5: the triples that read the pattern, in order or reversed, with at least one symbol
     on the card just placed."""
-    visible, reverse = area.visible, pattern[::-1]
+    visible = area.visible
+    ends = ((pattern[0], pattern[2]), (pattern[2], pattern[0]))  # in order or reversed
     matches = []
-    for triple in _triples(area):
-        a, b, c = (visible.get(p) for p in triple)
-        if a is None or b is None or c is None:
-            continue  # off the play area: no pattern reads across it
-        symbols = (a.symbol, b.symbol, c.symbol)
-        if symbols == pattern or symbols == reverse:
-            matches.append(triple)
+    for first, middle, last in _triples(area):
+        # The middle symbol reads alike both ways: asked first, it rules out most triples.
+        b = visible.get(middle)
+        if b is None or b.symbol != pattern[1]:
+            continue
+        a, c = visible.get(first), visible.get(last)
+        if a is not None and c is not None and (a.symbol, c.symbol) in ends:
+            matches.append((first, middle, last))
     return matches
 
 

@@ -195,7 +195,7 @@ class Hermetica(Game):
         turn = self.begin_turn(state)
         if after is not None and after.strip():
             try:
-                for action in parse_actions(state.board, after, ACTIONS_PER_TURN, "an empty action"):
+                for action in parse_actions(state.board, after):
                     turn = self.act(turn, action)
             except RefereeError as exc:
                 # No ply to name: say which of the actions given was refused.

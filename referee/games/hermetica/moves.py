@@ -144,11 +144,6 @@ _BETWEEN_ACTIONS = re.compile(r"[;,]")
 _ACTIONS = (_SPAWN, _SHOT, _SLIDE, _STEPS)
 
 
-def split_actions(text: str) -> list[str]:
-    """The actions of a turn as typed, split at every ';' or ','."""
-    return _BETWEEN_ACTIONS.split(text)
-
-
 def _glued(squeezed: str, most: int = ACTIONS_PER_TURN) -> list[str] | None:
     """`squeezed` read as two or more actions written one after the other with no ';' between
     them ('A d4-d5 F c1xc4'), or None. Only a hint for the refusal: the turn is not played so."""
@@ -202,19 +197,20 @@ def parse_turn(state: HermeticaState, text: str) -> Turn:
         return Turn((parse_action(board, text, None),))
     if squeezed == "pass":
         return Turn(())
-    return Turn(parse_actions(board, text, ACTIONS_PER_TURN))
+    return Turn(parse_actions(board, text))
 
 
-def parse_actions(board: Board, text: str, most: int, what: str = "an empty action") -> tuple[Action, ...]:
-    """Up to `most` actions joined by '; ' (or ',' or ';' alone), each read by parse_action;
-    raises NotationError naming the action, with a hint where two were written as one."""
-    parts = split_actions(text)
-    if len(parts) > most and all(p.strip() for p in parts):
+def parse_actions(board: Board, text: str) -> tuple[Action, ...]:
+    """Up to three actions joined by '; ' (or ',' or ';' alone), each read by parse_action:
+    a turn, or the actions `moves --after` is given. Raises NotationError naming the action,
+    with the hint to join them where two were written as one."""
+    parts = _BETWEEN_ACTIONS.split(text)
+    if len(parts) > ACTIONS_PER_TURN and all(p.strip() for p in parts):
         raise NotationError(f"a turn has at most {ACTIONS_PER_TURN} actions (R-HM2)")
     actions = []
     for i, part in enumerate(parts, 1):
         if not part.strip():
-            raise NotationError(f"{what}: actions are joined by '; ', e.g. 'A d4-d5; F c1xc4'", action=i)
+            raise NotationError("an empty action: actions are joined by '; ', e.g. 'A d4-d5; F c1xc4'", action=i)
         try:
             actions.append(parse_action(board, part, i))
         except NotationError as exc:
