@@ -78,7 +78,8 @@ def moves_lines(listing: dict[str, Any]) -> list[str]:
     moves = listing["moves"]
     placements = listing.get("placements", {})
     if "pattern" in listing:
-        lines = [f"Seat {to_move} plays: {listing['pattern']}"]
+        # Four seats' form is wider than a mail: wrapped between seats where it must be.
+        lines = _wrap(f"Seat {to_move} plays: {listing['pattern']}".split(" | "), separator=" | ").splitlines()
         if placements:
             lines += ["A placement marked * recreates the pattern: Hermie moves if every seat's",
                       "does. The Wave's step shown is the one if every seat placed alike."]
@@ -134,13 +135,13 @@ def _placement_lines(placements: list[dict[str, Any]], together: bool = False) -
     return lines
 
 
-def _wrap(words: list[str], width: int = 78) -> str:
+def _wrap(words: list[str], width: int = 78, separator: str = ", ") -> str:
     lines, line = [], ""
     for word in words:
-        if line and len(line) + 2 + len(word) > width:
+        if line and len(line) + len(separator) + len(word) > width:
             lines.append(line)
             line = ""
-        line = f"{line}, {word}" if line else word
+        line = f"{line}{separator}{word}" if line else word
     return "\n".join(lines + [line])
 
 

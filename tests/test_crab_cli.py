@@ -303,3 +303,11 @@ def test_games_offers_the_two_wave_starts_and_new_refuses_the_slot_between(cli):
     assert refused.exit_code == 2 and "6 or 8 (R-CR2)" in refused.stderr
     assert not Path("game.toml").exists()
     assert cli("new", "crab", "-o", "game.toml", "-O", "wave_start=8").exit_code == 0
+
+
+def test_moves_of_four_seats_fit_a_mails_78_columns(cli):
+    path = new_crab(cli, "players=4", "seed=3")
+    lines = cli("moves", path).stdout.splitlines()
+    assert lines[0].startswith("Seat 1 plays: 1: <card> <x>,<y> <rotation> | 2: ")
+    assert [line.startswith(f"Seat {seat} can place") for seat in (1, 2, 3, 4) for line in lines].count(True) == 4
+    assert max(map(len, lines)) <= 78
