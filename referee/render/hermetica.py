@@ -94,18 +94,21 @@ def last_words(picture: HermeticaPicture, head: Header) -> tuple[str | None, lis
 
 TEXT_LEGEND = (
     "A Adept  F Fire  E Earth  W Water: Sun upper case, Moon lower case",
-    "#..# Wall  [..] Sun's Shield  {..} Moon's Shield  *..* Prime  =..= Horizon",
-    "(..) touched by the last ply",
+    "\"F c9\": Sun's Fire on c9   #..# Wall  [..] Sun's Shield  {..} Moon's Shield",
+    "*..* Prime  =..= Horizon  (..) touched by the last ply",
 )
-CELL_WIDTH = 4  # characters per column: barrier mark, two for the content, barrier mark
+# Characters per column: the barrier mark, the unit's letter, a space, the hex's name (up to
+# three characters, e.g. d12) and the closing mark. Every hex is named, as in the SVG, so a
+# unit's cell and every Wall read off the diagram: "#f b6 #" is Moon's Fire on a Wall on b6.
+CELL_WIDTH = 7
 
 
 def _text_cell(picture: HermeticaPicture, cell: int, touched: set[int]) -> str:
-    """Four characters: the barrier (or the last ply's, the Horizon's or the Prime's mark) on
-    both sides of the unit's letter, or of the cell's number when no unit stands there."""
+    """Seven characters: the barrier (or the last ply's, the Horizon's or the Prime's mark) on
+    both sides of the unit's letter, if any, and the hex's name."""
     board = picture.board
     unit = picture.units.get(cell)
-    middle = f" {unit.letter}" if unit is not None else f"{board.grid.coords[cell][1] + 1:>2}"
+    middle = f"{unit.letter if unit is not None else ' '} {board.name(cell):<3}"
     if cell in picture.walls:
         return f"#{middle}#"
     if picture.shields.get(SUN) == cell:
@@ -126,7 +129,7 @@ def _on_horizon(board: Board, cell: int) -> bool:
 
 
 def board_lines(picture: HermeticaPicture) -> list[str]:
-    """The mat as monospace lines, top first: one line per half cell, columns four characters
+    """The mat as monospace lines, top first: one line per half cell, columns seven characters
     apart, the column letters under each column's bottom cell and over its top cell."""
     grid = picture.board.grid
     touched = touched_cells(picture)
@@ -139,7 +142,7 @@ def board_lines(picture: HermeticaPicture) -> list[str]:
     for q in range(grid.columns):
         cells = grid.column_cells(q)
         for h in (grid.doubled[cells[0]][1] - 1, grid.doubled[cells[-1]][1] + 1):
-            canvas[h][CELL_WIDTH * q + 2] = LETTERS[q]
+            canvas[h][CELL_WIDTH * q + 3] = LETTERS[q]
     return ["  " + "".join(canvas[h]).rstrip() for h in range(top, -2, -1)]
 
 

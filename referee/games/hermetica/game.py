@@ -7,14 +7,14 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any, Mapping
 
-from referee.errors import IllegalMoveError, NotationError, UsageError
+from referee.errors import IllegalMoveError, RefereeError, UsageError
 from referee.games.base import Game, Move, Option, Outcome, TurnSoFar, count
 from referee.games.hermetica import listing, rules
 from referee.games.hermetica.board import MOON, SIDE, SUN, WALLS, board_from_data
-from referee.games.hermetica.moves import Action, Turn, parse_action, parse_turn
+from referee.games.hermetica.moves import Action, Turn, parse_actions, parse_turn
 from referee.games.hermetica.picture import HermeticaPicture
 from referee.games.hermetica.position import (
-    COPIES, ELEMENT_PLIES, ELEMENTS, HermeticaState, Unit, turn_start,
+    ACTIONS_PER_TURN, COPIES, ELEMENT_PLIES, ELEMENTS, HermeticaState, Unit, turn_start,
 )
 
 
@@ -38,9 +38,12 @@ class Hermetica(Game):
     )
     setup_keys = ("board",)
     data_options = {"board": "hermetica-board"}
+    # The same examples as `referee rules hermetica`, each tried where it is legal
+    # (tests/test_rules_text.py); '=' is spelt as in SPEC §5.
     notation = (
-        "a turn of up to 3 actions joined by '; ': '+F c1' spawn, 'A d4-d5*c5', 'F c3-c4=c5', "
-        "'F c3xc7', 'E d2-d3', 'W c3>c8 c9=d9'; 'pass'; setup plies 'wall c5' and '+F c1'"
+        "a turn of up to 3 actions joined by '; ': '+E e1' spawn, 'A d4-d5*c5' (- a step, "
+        "* the Shield deployed), 'F c3=c4=c5-c6' (= a step carrying its own Shield), 'F c9xd9', "
+        "'E b1-b2-b3', 'W d1>d3 d4=c2'; 'pass'; setup plies 'wall c5' and '+F c1'"
     )
 
     # -- 2. setup -----------------------------------------------------------------------------
@@ -191,16 +194,26 @@ class Hermetica(Game):
             return {"moves": [str(m) for m in self.legal_moves(state)], "phase": state.phase}
         turn = self.begin_turn(state)
         if after is not None and after.strip():
-            for index, part in enumerate(after.split(";"), 1):
-                if not part.strip():
-                    raise NotationError("an empty action in --after: actions are separated by '; '", action=index)
-                turn = self.act(turn, parse_action(state.board, part, index))
-        return {
+            try:
+                for action in parse_actions(state.board, after):
+                    turn = self.act(turn, action)
+            except RefereeError as exc:
+                # No ply to name: say which of the actions given was refused.
+                which = f", action {exc.action}" if exc.action is not None else ""
+                exc.reason = f"--after {after.strip()!r}{which}: {exc.reason}"
+                raise
+        listing = {
             "moves": [str(a) for a in self.legal_actions(turn)],
             "phase": "turns",
             "spent": turn.progress.spent,
             "turn_may_end": self.turn_may_end(turn) or turn.after.winner is not None,
+            "actions_left": ACTIONS_PER_TURN - turn.progress.spent,
         }
+        if turn.actions:
+            # The actions already chosen, as the record will hold them: `moves` words its
+            # listing as the next actions after these (SPEC §8b).
+            listing["after"] = str(Turn(turn.actions))
+        return listing
 
     # -- 6. view model ------------------------------------------------------------------------
 
