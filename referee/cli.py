@@ -388,41 +388,26 @@ def match_command(
 
     Example: referee match referee "python3 mybot.py" --game odd --games 10 --movetime 500
     """
-    import signal
-
     from referee import club, match, match_report  # the engines' processes: only this command
 
     plan = match.plan((engine1, engine2), game_name, option_values(option), games, movetime, out,
                       seed, openings, concurrency, max_plies)
-    watched = not as_json and sys.stderr.isatty()
-
-    def progress(total: int):
-        if watched:
-            return typer.progressbar(length=total, label="playing", file=sys.stderr)
-        return club.silent(total)
+    watched = not as_json and sys.stderr.isatty()  # a bar shows the games; forfeits after it
 
     def on_game(result: Any, names: tuple[str, str]) -> None:
-        # On a terminal the bar shows the games; a game lost by a fault is said all the same.
-        if not as_json and (not watched or result.fault):
-            typer.echo(match_report.game_line(result, names, plan.games))
+        if not as_json and not watched:
+            typer.echo("\n".join(match_report.game_lines(result, names, plan.games)))
 
-    def terminated(number: int, frame: Any) -> None:
-        raise KeyboardInterrupt  # SIGTERM ends the engines as Ctrl-C does
-
-    previous = signal.signal(signal.SIGTERM, terminated)
-    try:
-        played = match.run(plan, progress, on_game)
-    except match.Interrupted as exc:
-        typer.echo(str(exc), err=True)
-        raise typer.Exit(exc.exit_code) from None
-    finally:
-        signal.signal(signal.SIGTERM, previous)
+    played = match.run(plan, (lambda total: typer.progressbar(length=total, label="playing", file=sys.stderr))
+                       if watched else club.silent, on_game)
+    for result in played.results if watched else []:
+        if result.fault:
+            typer.echo("\n".join(match_report.game_lines(result, played.names, plan.games)))
     report = match_report.judged(played)
     if as_json:
         typer.echo(json.dumps(match_report.to_json(played, report), indent=2, ensure_ascii=False))
-        return
-    for line in match_report.lines(played, report):
-        typer.echo(line)
+    else:
+        typer.echo("\n".join(match_report.lines(played, report)))
 
 
 @app.command("show")

@@ -24,6 +24,7 @@ import os
 import queue
 import random
 import shlex
+import signal
 import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
@@ -214,6 +215,9 @@ def run(plan: Plan, progress: Progress, on_game: Callable[[GameResult, tuple[str
     pairs = [tuple(EngineProcess(list(plan.argv[e]), f"{e + 1}") for e in (0, 1))
              for _ in range(plan.concurrency)]
     folder = plan.folder
+    # SIGTERM ends the engines as Ctrl-C does (a signal handler lives in the main thread only).
+    in_main = threading.current_thread() is threading.main_thread()
+    before = signal.signal(signal.SIGTERM, _interrupt) if in_main else None
     try:
         _start_all(pairs, plan)
         names = told_apart(pairs[0], plan)
@@ -233,7 +237,13 @@ def run(plan: Plan, progress: Progress, on_game: Callable[[GameResult, tuple[str
         for pair in pairs:
             for engine in pair:
                 engine.close(final=True)
+        if in_main:
+            signal.signal(signal.SIGTERM, before if before is not None else signal.SIG_DFL)
     return Played(plan, names, folder, results)
+
+
+def _interrupt(number: int, frame: object) -> None:
+    raise KeyboardInterrupt
 
 
 def _start_all(pairs: list[tuple[EngineProcess, ...]], plan: Plan) -> None:

@@ -16,6 +16,7 @@ games still bound the difference from below). A score of 0 or 1 is an unbounded 
 from __future__ import annotations
 
 import math
+import textwrap
 from typing import Any, NamedTuple
 
 from referee.club import Report, standings
@@ -93,14 +94,19 @@ def judged(played: Played) -> Report:
 # -- words -----------------------------------------------------------------------------------
 
 
-def game_line(result: GameResult, names: tuple[str, str], games: int) -> str:
-    """`001 referee 0.1.0 – random: 1–0 (21 plies) 3 groups of 5 or more: odd`"""
+def game_lines(result: GameResult, names: tuple[str, str], games: int) -> list[str]:
+    """`001 referee 0.1.0 – random: 1–0 (21 plies) 3 groups of 5 or more: odd`; the reason on
+    lines of its own where both would not fit in 78 columns."""
     width = max(3, len(str(games)))
     first, second = (names[e] for e in result.engines)
     marks = {1.0: "1", 0.5: "½", 0.0: "0"}
     score = f"{marks[result.score(result.engines[0])]}–{marks[result.score(result.engines[1])]}"
-    return _cut(plain(f"{result.number:0{width}d} {first} – {second}: {score} ({result.plies} plies) "
-                      f"{result.reason}"))
+    head = plain(f"{result.number:0{width}d} {first} – {second}: {score} ({result.plies} plies)")
+    reason = plain(result.reason)
+    if len(head) + 1 + len(reason) <= WIDTH:
+        return [f"{head} {reason}"]
+    indent = " " * (width + 1)
+    return [_cut(head)] + textwrap.wrap(reason, WIDTH, initial_indent=indent, subsequent_indent=indent)
 
 
 def lines(played: Played, report: Report) -> list[str]:
