@@ -139,13 +139,16 @@ class EngineProcess:
                 process.wait()
         # The leader is gone: whatever it started and left in its group goes with it.
         _signal(process, KILL)
-        for thread in self._threads:
+        for thread, stream in zip(self._threads, (process.stdout, process.stderr)):
             thread.join(TERM_WAIT)
-        for stream in (process.stdout, process.stderr):
-            try:
-                stream.close()
-            except OSError:
-                pass
+            # A reader still blocked holds the stream's lock, and closing it would wait for
+            # ever: that happens only if something outside the group (a program that made a
+            # session of its own) holds the pipe open. Then the daemon thread keeps it.
+            if not thread.is_alive():
+                try:
+                    stream.close()
+                except OSError:
+                    pass
 
     # -- speaking ----------------------------------------------------------------------------
 
@@ -153,12 +156,13 @@ class EngineProcess:
         with self._lock:
             process = self._process
             try:
-                if process is None:
-                    raise BrokenPipeError
-                process.stdin.write(line.encode("utf-8") + b"\n")
-                process.stdin.flush()
+                if process is not None:
+                    process.stdin.write(line.encode("utf-8") + b"\n")
+                    process.stdin.flush()
+                    return
             except (OSError, ValueError):
-                raise EngineFault("crash", self._crash_words()) from None
+                pass  # it has ended, or closed its input
+        raise EngineFault("crash", self._crash_words())  # (which waits a little: not under the lock)
 
     def go(self, moves: Iterable[str], movetime: int, wait: float) -> tuple[str, float, list[str]]:
         """The engine's move in the position after `moves` (wire form), thinking `movetime`
