@@ -278,6 +278,6 @@ def test_shell_completion_completes_commands_and_offers_its_install_options():
     runner = CliRunner()
     env = {"_REFEREE_COMPLETE": "complete_bash", "COMP_WORDS": "referee sta", "COMP_CWORD": "1"}
     result = runner.invoke(app, [], env=env, prog_name="referee")
-    assert result.stdout.split() == ["standings", "status"]
+    assert sorted(result.stdout.split()) == ["standings", "status"]
     help_text = runner.invoke(app, ["--help"], prog_name="referee").stdout
     assert "--install-completion" in help_text and "--show-completion" in help_text
