@@ -187,6 +187,22 @@ class Search:
         return Found(move, self.root.seat, last.mean(), last.visits, tuple(line),
                      self.iterations, seconds)
 
+    def quick_answer(self) -> Move:
+        """A legal move now, while `run` may be in the middle of an iteration on another thread:
+        the most visited first decision so far, its turn finished where it may end (by random
+        actions where it may not yet), or a random move before any decision was tried. For an
+        answer that must come by a deadline an iteration could overrun."""
+        game, root = self.game, self.root
+        rng = random.Random(self.iterations)  # not the search's own generator, which runs on
+        tried = [child for child in list(root.children) if child.visits]
+        if not tried:
+            return game.random_move(root.turn.before, rng)
+        best = max(tried, key=lambda child: child.visits)
+        turn = root.turn if best.action is END else game.act(root.turn, best.action)
+        while best.action is not END and not game.turn_may_end(turn):
+            turn = game.act(turn, rng.choice(game.legal_actions(turn)))
+        return game.end_turn(turn)[0]
+
     def _best_turn(self, start: Node) -> tuple[Move, Node]:
         """The most visited turn from `start`, a node where a turn begins, and the node it
         leads to. A turn whose later actions the search never tried ends where it may, or
