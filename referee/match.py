@@ -364,7 +364,7 @@ def play_game(number: int, pair: tuple[EngineProcess, ...], plan: Plan, names: t
     """Game `number`, from its opening to its end, written after every ply."""
     engines = seated(number)
     players = [(seat, names[engine]) for seat, engine in enumerate(engines, 1)]
-    play = new_game(plan.game.id, plan.given, players, None, path, force=False)
+    play = new_game(plan.game.id, plan.given, players, None, path, force=False).play
     opening = plan.opening_for(number)
     if opening is not None:
         for index, move in enumerate(opening.moves):

@@ -72,9 +72,14 @@ def moves(play: Replay, after: str | None) -> dict[str, Any]:
     """`moves --json`: the seat to move and its legal entries (SPEC §4)."""
     to_move = play.to_move()
     listing = play.game.move_listing(play.state, after) if to_move is not None else {"moves": []}
+    bots = play.record.bots()
+    if bots and "placements" in listing and "pattern" in listing:
+        # A cooperative round in which the engine places for its seats (SPEC §10): the player
+        # gives the others' placements, and only those are theirs to choose.
+        listing["placements"] = {seat: own for seat, own in listing["placements"].items() if int(seat) not in bots}
+        listing["pattern"] = " | ".join(f"{seat}: <card> <x>,<y> <rotation>" for seat in listing["placements"])
+        listing["engine"] = sorted(bots)
     return {"to_move": to_move, **listing}
-
-
 
 
 def moves_lines(play: Replay, listing: dict[str, Any]) -> list[str]:
@@ -91,6 +96,9 @@ def moves_lines(play: Replay, listing: dict[str, Any]) -> list[str]:
     if "pattern" in listing:
         # Four seats' form is wider than a mail: broken between seats where it must be.
         lines = _listed(f"{player} plays: {listing['pattern']}".split(" | "), separator=" | ")
+        if listing.get("engine"):
+            seats = ", ".join(str(seat) for seat in listing["engine"])
+            lines.append(f"The engine places for seat {seats} within your round.")
         if placements:
             lines += ["A placement marked * recreates the pattern: Hermie moves if every seat's",
                       "does. The Wave's step shown is the one if every seat placed alike."]

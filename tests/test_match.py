@@ -303,7 +303,7 @@ def test_the_elo_difference_and_its_interval_come_from_the_score_and_its_varianc
 def test_a_compact_move_is_read_as_the_one_legal_move_it_spells_spec_10(tmp_path):
     from referee.play import new_game
 
-    play = new_game("odd", {"size": "3"}, None, None, str(tmp_path / "g.toml"), force=False)
+    play = new_game("odd", {"size": "3"}, None, None, str(tmp_path / "g.toml"), force=False).play
     assert match.from_wire(play, "be5") == "b e5"
     assert match.from_wire(play, "b_e5") == "b e5"
     assert match.from_wire(play, "zz") == "zz"  # judged, and refused, as written

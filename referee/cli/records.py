@@ -15,13 +15,15 @@ from referee.choices import game_named, games_lines, games_listing
 from referee.cli.app import (
     PALETTE_HELP, Palette, Paper, SheetFormat, ShowFormat, app, guard, write_output,
 )
-from referee.cli.syntax import leave_span, option_values, output_format, player_keys, player_names
+from referee.cli.syntax import bot_seats, leave_span, option_values, output_format, player_keys, player_names
 from referee.errors import UsageError
 from referee.files import record_files
 from referee.formats import DEFAULT_PALETTE
 from referee.games.base import count
 from referee.render.header import plain
 from referee.rules_text import rules_text
+
+BOT_SECONDS = 3.0  # the engine's seconds a move on a bot seat, unless --bot gives them (SPEC §10)
 
 
 @app.command("games")
@@ -59,17 +61,23 @@ def new_command(
     key: Optional[list[str]] = typer.Option(None, "--key", metavar="SEAT=KEY", help="A seat's public key for signed moves, from `referee key new`."),
     clock: Optional[str] = typer.Option(None, "--clock", metavar="CONTROL", help="A time control: 10/50d (10 moves in 50 days) or 3d+1d/30d (a bank of 3 days, 1 more a move, at most 30)."),
     leave: Optional[float] = typer.Option(None, "--leave", metavar="DAYS", help="Days of leave each seat may take (with --clock)."),
+    bot: Optional[list[str]] = typer.Option(None, "--bot", metavar="SEAT[=SECONDS]", help="The engine plays SEAT, thinking SECONDS a move (default 3): it replies within every `move`."),
     force: bool = typer.Option(False, "--force", help="Replace FILE if it exists."),
 ) -> None:
     """Start a game: write a new record and print the empty board.
 
     Example: referee new odd -o game.toml -O size=6 --player 1=Ann --player 2=Bo --clock 10/50d
+
+    Example, against the engine: referee new hermit -o game.toml --player 1=Ann --bot 2=5
     """
     from referee import diagrams, play  # drawing: see the top
 
     options, names, keys = option_values(option), player_names(player), player_keys(key)
-    game = play.new_game(game_name, options, names, keys, output, force, clock, leave)
-    typer.echo(diagrams.text_diagram(game), nl=False)
+    game = play.new_game(game_name, options, names, keys, output, force, clock, leave,
+                         bot_seats(bot, BOT_SECONDS))
+    for note in game.notes:
+        typer.echo(plain(note))
+    typer.echo(diagrams.text_diagram(game.play), nl=False)
 
 
 @app.command("move")

@@ -68,14 +68,16 @@ class Search:
     """A tree grown from one position of one game, iteration by iteration."""
 
     def __init__(self, game: Game, state: Any, seed: int = 0, exploration: float = EXPLORATION,
-                 playout_plies: int | None = None):
+                 playout_plies: int | None = None, turn: TurnSoFar | None = None):
+        """A search from `state`, or from `turn`, a turn of that position already under way
+        (a cooperative round whose first seats have placed)."""
         if game.outcome(state) is not None:
             raise ValueError("the game is over: there is no move to find")
         self.game = game
         self.rng = random.Random(seed)
         self.exploration = exploration
         self.playout_plies = playout_plies  # None: as far as the game's playout goes
-        self.root = self._node(None, game.begin_turn(state))
+        self.root = self._node(None, turn if turn is not None else game.begin_turn(state))
         self.iterations = 0
 
     # -- growing the tree --------------------------------------------------------------------
@@ -186,6 +188,11 @@ class Search:
             line.append(str(following))
         return Found(move, self.root.seat, last.mean(), last.visits, tuple(line),
                      self.iterations, seconds)
+
+    def first_action(self) -> Any:
+        """The most visited next action from the root: where the search was given a turn under
+        way, the next seat's part of it."""
+        return max(self.root.children, key=lambda child: child.visits).action
 
     def quick_answer(self) -> Move:
         """A legal move now, while `run` may be in the middle of an iteration on another thread:

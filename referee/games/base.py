@@ -13,7 +13,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterator, Mapping, NamedTuple
 
-from referee.errors import IllegalMoveError, UsageError
+from referee.errors import IllegalMoveError, NotationError, UsageError
 
 if TYPE_CHECKING:
     import random  # the caller brings its own generator
@@ -221,6 +221,12 @@ class Game(ABC):
     def parse(self, state: Any, text: str) -> Move:
         """Read one record entry; raises NotationError. `str()` of the move writes it back in
         canonical notation (SPEC §5)."""
+
+    def parse_part(self, state: Any, text: str) -> dict[int, Any]:
+        """Some seats' parts of a cooperative round, by seat ("1: … | 3: …"), where the engine
+        makes the others' (SPEC §10); raises NotationError. A game whose turn is one seat's
+        has no parts."""
+        raise NotationError(f"a turn of {self.name} is one seat's: there are no parts to give")
 
     # -- 4. play ------------------------------------------------------------------------------
 

@@ -20,7 +20,7 @@ from referee.games.crab.picture import CrabPicture, coast_line, crab_picture
 from referee.games.crab.rules import (
     TASKS, after_placing, draw_cards, hand_limit, opening_area, put, refusal, slot_words,
 )
-from referee.games.crab.moves import Place, Round, parse_round
+from referee.games.crab.moves import Place, Round, parse_parts, parse_round
 from referee.games.crab.position import CrabState
 
 STAND_IN = "a stand-in, not the published cards (R-CR1)"
@@ -158,6 +158,9 @@ class Crab(Game):
 
     def parse(self, state: CrabState, text: str) -> Round:
         return parse_round(state.deck, len(state.areas), text)
+
+    def parse_part(self, state: CrabState, text: str) -> dict[int, Place]:
+        return parse_parts(state.deck, len(state.areas), text)
 
     # -- 4. play ------------------------------------------------------------------------------
 
