@@ -39,9 +39,25 @@ def may_extend(kind: str, path: tuple[tuple[str, int], ...], op: str, on_own_shi
     return steps < STEPS[kind]  # an Adept takes 2 steps, Fire 4, Earth 3 (R-HM5, R-HM6, R-HM7)
 
 
+# The last few listings, by the identity of the position and the turn's progress they were made
+# for (both immutable values, held here so that their identities stay theirs). A search asks
+# for the same listing twice in a row: once when it adds a decision to its tree, once when it
+# plays the turn on from there.
+_RECENT: deque[tuple[HermeticaState, Progress, tuple[Action, ...]]] = deque(maxlen=4)
+
+
 def next_actions(state: HermeticaState, progress: Progress) -> list[Action]:
     """Every legal next action of the turn in progress, once per distinct outcome (the final
     place of every piece), each with its shortest path, in board order of the acting unit."""
+    for known, how_far, actions in _RECENT:
+        if known is state and how_far is progress:
+            return list(actions)
+    actions = _listed(state, progress)
+    _RECENT.append((state, progress, tuple(actions)))
+    return actions
+
+
+def _listed(state: HermeticaState, progress: Progress) -> list[Action]:
     if state.winner is not None or progress.spent >= ACTIONS_PER_TURN:
         return []
     seat, board = state.turn, state.board
@@ -82,17 +98,10 @@ def next_actions(state: HermeticaState, progress: Progress) -> list[Action]:
     return found
 
 
-def _keyer(state: HermeticaState):
-    """A function giving the position a working copy made from `state` holds, as
-    `HermeticaState.position_key` gives it (each unit as its side and kind): a walk only moves
-    the units that stand in `state`, so each is looked up by identity, at C speed."""
-    token = {id(unit): (unit.seat, unit.kind) for unit in state.units if unit is not None}
-    token[id(None)] = None
-    look = token.__getitem__
-
-    def key(work: _Work) -> tuple:
-        return tuple(map(look, map(id, work.units))), frozenset(work.walls), tuple(work.shields)
-    return key
+def _key(work: _Work) -> tuple:
+    """The position a working copy holds, as `HermeticaState.position_key` gives it."""
+    return (tuple([(u.seat, u.kind) if u else None for u in work.units]), frozenset(work.walls),
+            tuple(work.shields))
 
 
 def _tried(reached: HermeticaState, seat: int, power, action: Action) -> _Work | None:
@@ -133,7 +142,7 @@ def _walks(state: HermeticaState, cell: int, kind: str, ops: str) -> list[Action
     reached (see the module's docstring)."""
     seat, grid = state.turn, state.board.grid
     names, neighbours, power = grid.names, grid.neighbours, MOVERS[kind]
-    seen, key_of = {state.position_key()}, _keyer(state)
+    seen = {state.position_key()}
     found = []
     frontier = deque([((), cell, state)])  # a path, where it leads, the position it makes
     limit = STEPS[kind] + (1 if kind == "A" else 0)
@@ -154,7 +163,7 @@ def _walks(state: HermeticaState, cell: int, kind: str, ops: str) -> list[Action
                 work = _tried(reached, seat, power, Steps(names, kind, pos, ((op, nb),)))
                 if work is None:
                     continue
-                key = key_of(work)
+                key = _key(work)
                 if key in seen:
                     continue
                 seen.add(key)
@@ -168,7 +177,7 @@ def _walks(state: HermeticaState, cell: int, kind: str, ops: str) -> list[Action
 def _water_actions(state: HermeticaState, cell: int) -> list[Action]:
     seat, grid = state.turn, state.board.grid
     names = grid.names
-    seen, key_of = {state.position_key()}, _keyer(state)
+    seen = {state.position_key()}
     found = []
     for direction in grid.directions:
         stop = cell
@@ -188,7 +197,7 @@ def _water_actions(state: HermeticaState, cell: int) -> list[Action]:
                     candidates.append(Slide(names, cell, stop, (collided, "@", dest)))
         for action in candidates:
             work = _tried(state, seat, _water, action)
-            if work is not None and (key := key_of(work)) not in seen:
+            if work is not None and (key := _key(work)) not in seen:
                 seen.add(key)
                 found.append(action)
     return found
