@@ -88,11 +88,42 @@ def test_a_drawn_turn_is_one_of_the_listed_turns_and_none_only_when_there_is_non
         state = in_play(size, rng, plies=rng.randrange(0, 120))
         for colour in (BLACK, WHITE):
             listed = set(turns(state.stones, state.grid, colour))
-            drawn = fast.random_turn(list(state.stones), state.grid, colour, rng)
+            drawn = fast.Board(state.grid, state.stones).random_turn(colour, rng)
             assert (drawn is None) == (not has_turn(state.stones, state.grid, colour))
             assert drawn is None or drawn in listed
             drawn_some += drawn is not None
     assert drawn_some
+
+
+def partition(labels: list[int]) -> set[frozenset[int]]:
+    groups: dict[int, set[int]] = {}
+    for cell, label in enumerate(labels):
+        if label >= 0:
+            groups.setdefault(label, set()).add(cell)
+    return {frozenset(g) for g in groups.values()}
+
+
+def test_the_creatures_kept_turn_by_turn_are_the_creatures_of_the_board_R_HJ2():
+    rng = random.Random(12)
+    checked = 0
+    for size in (5, 6, 7):
+        state = in_play(size, rng)
+        board, colour = fast.Board(state.grid, state.stones), state.turn
+        while (drawn := board.random_turn(colour, rng) or board.random_turn(3 - colour, rng)) is not None:
+            mover = drawn[0]
+            colour = board.stones[mover]
+            lifted = board.lifted(mover)
+            stones = list(board.stones)
+            stones[mover] = 0
+            expected = partition(state.grid.component_labels(stones)[0])
+            assert partition([-1 if c == mover else v for c, v in enumerate(lifted)]) == expected
+            board.play(colour, drawn)
+            assert partition(board.labels) == partition(state.grid.component_labels(board.stones)[0])
+            colour = 3 - colour
+            checked += 1
+            if checked % 150 == 0:
+                break
+    assert checked >= 300
 
 
 def test_the_end_is_scored_as_the_referee_scores_it_R_HJ6_R_HJ7():

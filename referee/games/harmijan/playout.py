@@ -1,9 +1,10 @@
 """Harmijan played out at random, fast, for a search (base.py, section 4: `playout`).
 
 The referee's own hooks list every turn at every ply and build a position per ply; a playout
-needs neither. It keeps one mutable board and draws a turn from the top down: a random stone
-of the colour to move, a random one of its slides, a random one of the placements after that
-slide; a stone or slide that leads nowhere is dropped and another drawn. Every slide and
+needs neither. It keeps one mutable board (`Board`, with its creatures kept turn by turn) and
+draws a turn from the top down: a random stone of the colour to move, a random one of its
+slides, a random one of the placements after that slide; a stone or slide that leads nowhere
+is dropped and another drawn. Every slide and
 placement comes from movement.py's walks (`slides`, `placements`), the one statement of a
 turn's rule (R-HJ3, R-HJ4), so a turn drawn here is one the referee allows.
 
@@ -19,7 +20,7 @@ from __future__ import annotations
 import random
 from typing import Callable
 
-from referee.games.harmijan.creatures import EMPTY, Creatures, lifted
+from referee.games.harmijan.creatures import EMPTY, rings, stays_joined
 from referee.games.harmijan.movement import alone, placements, slides
 from referee.games.harmijan.position import HarmijanState
 from referee.games.harmijan.scoring import BLACK, WHITE, ShapeClass, compare, shape_form
@@ -28,33 +29,105 @@ from referee.geometry.hexhex import HexHexGrid
 Drawn = tuple[int, int, int]  # (mover, end, placement), as movement.turns gives a turn
 
 
-def random_turn(stones: list[int], grid: HexHexGrid, colour: int, rng: random.Random) -> Drawn | None:
-    """A legal turn of `colour`, drawn stone first, then slide, then placement; None when the
-    colour has none (R-HJ5), which only a try of every stone can tell."""
-    neighbours, rays = grid.neighbours, grid.rays
-    movers = [cell for cell, stone in enumerate(stones) if stone == colour]
-    whole = None
-    draw = rng.random
-    while movers:
-        k = int(draw() * len(movers))
-        mover = movers[k]
-        movers[k] = movers[-1]
-        movers.pop()
-        if alone(stones, neighbours, mover):
-            continue  # a one-stone creature cannot move (R-HJ2)
-        if whole is None:
-            whole = Creatures(stones, neighbours)
-        labels = lifted(stones, grid, mover, whole)
-        ends = list(slides(stones, neighbours, labels, mover, rays[mover]))
-        while ends:
-            k = int(draw() * len(ends))
-            end, moved = ends[k]
-            ends[k] = ends[-1]
-            ends.pop()
-            places = list(placements(stones, neighbours, labels, mover, moved, rays[end]))
-            if places:
-                return mover, end, places[int(draw() * len(places))]
-    return None
+class Board:
+    """The stones of a playout, changed in place, with each stone's creature (R-HJ2) kept up
+    to date turn by turn rather than found again at every ply. A turn never joins two
+    creatures — the moved stone joins exactly one (R-HJ3), the placed stone extends at most one
+    other (R-HJ4) — so a stone that arrives takes its neighbour's label; only a stone that
+    leaves (the mover, a bitten stone) can split its creature, and then that creature alone is
+    labelled again."""
+
+    __slots__ = ("grid", "stones", "labels", "cells", "fresh")
+
+    def __init__(self, grid: HexHexGrid, stones: tuple[int, ...] | list[int]):
+        self.grid = grid
+        self.stones = list(stones)
+        self.labels = grid.component_labels(self.stones)[0]  # creature number per cell, −1 if empty
+        self.fresh = len(self.labels)  # above every number in use
+        self.cells = {colour: {c for c, v in enumerate(self.stones) if v == colour} for colour in (BLACK, WHITE)}
+
+    def _relabel(self, labels: list[int], gone: int) -> None:
+        """Label again the creature that the stone on `gone` belonged to, without that stone,
+        from its stones beside `gone` (each piece it falls into is reached from one of them)."""
+        neighbours, stones = self.grid.neighbours, self.stones
+        colour = stones[gone]
+        seen = {gone}
+        for start in neighbours[gone]:
+            if stones[start] != colour or start in seen:
+                continue
+            number, self.fresh = self.fresh, self.fresh + 1
+            seen.add(start)
+            labels[start] = number
+            stack = [start]
+            while stack:
+                for nb in neighbours[stack.pop()]:
+                    if nb not in seen and stones[nb] == colour:
+                        seen.add(nb)
+                        labels[nb] = number
+                        stack.append(nb)
+
+    def lifted(self, mover: int) -> list[int]:
+        """The creatures with the stone on `mover` lifted off the board (R-HJ3): the labels as
+        they are when its friendly neighbours stay joined without it, else a copy with its
+        creature labelled again."""
+        if stays_joined(self.stones, mover, rings(self.grid)[mover]):
+            return self.labels
+        labels = list(self.labels)
+        self._relabel(labels, mover)
+        return labels
+
+    def _remove(self, cell: int) -> None:
+        stones = self.stones
+        if not stays_joined(stones, cell, rings(self.grid)[cell]):
+            self._relabel(self.labels, cell)
+        self.cells[stones[cell]].discard(cell)
+        stones[cell] = EMPTY
+        self.labels[cell] = -1
+
+    def _add(self, cell: int, colour: int) -> None:
+        stones, labels = self.stones, self.labels
+        stones[cell] = colour
+        self.cells[colour].add(cell)
+        for nb in self.grid.neighbours[cell]:
+            if stones[nb] == colour:
+                labels[cell] = labels[nb]  # the one creature it joins (R-HJ3, R-HJ4)
+                return
+        labels[cell], self.fresh = self.fresh, self.fresh + 1
+
+    def play(self, colour: int, drawn: Drawn) -> None:
+        """Make the turn: the stone moves (biting what stands on its end), a stone is placed."""
+        mover, end, place = drawn
+        self._remove(mover)
+        if self.stones[end] != EMPTY:
+            self._remove(end)  # the bite (R-HJ3)
+        self._add(end, colour)
+        self._add(place, colour)
+
+    def random_turn(self, colour: int, rng: random.Random) -> Drawn | None:
+        """A legal turn of `colour`, drawn stone first, then slide, then placement; None when
+        the colour has none (R-HJ5), which only a try of every stone can tell."""
+        stones, grid = self.stones, self.grid
+        neighbours, rays = grid.neighbours, grid.rays
+        movers = sorted(self.cells[colour])  # in board order: a set's order is no seed's
+        draw = rng.random
+        while movers:
+            k = int(draw() * len(movers))
+            mover = movers[k]
+            movers[k] = movers[-1]
+            movers.pop()
+            if alone(stones, neighbours, mover):
+                continue  # a one-stone creature cannot move (R-HJ2)
+            labels = self.lifted(mover)
+            ends = list(slides(stones, neighbours, labels, mover, rays[mover]))
+            while ends:
+                k = int(draw() * len(ends))
+                end, moved = ends[k]
+                ends[k] = ends[-1]
+                ends.pop()
+                places = list(placements(stones, neighbours, labels, mover, moved, rays[end]))
+                if places:
+                    return mover, end, places[int(draw() * len(places))]
+        return None
 
 
 class Repetitions:
@@ -95,15 +168,16 @@ def play(state: HarmijanState, rng: random.Random, limit: int,
     """Random turns from `state` (a position in play) until the game ends — no colour can turn
     (R-HJ5, R-G3) or a position stands for the third time (R-HJ8) — or `limit` turns have
     been played. `log` hears each ply: a turn, or None for a pass."""
-    grid, stones, colour = state.grid, list(state.stones), state.turn
+    board, colour = Board(state.grid, state.stones), state.turn
+    stones = board.stones
     if state.repeated:
         return Ended(stones, colour, 0, True)
     seen = Repetitions(state)
     plies = 0
     while plies < limit:
-        drawn = random_turn(stones, grid, colour, rng)
+        drawn = board.random_turn(colour, rng)
         if drawn is None:
-            drawn = random_turn(stones, grid, 3 - colour, rng)
+            drawn = board.random_turn(3 - colour, rng)
             if drawn is None:
                 return Ended(stones, colour, plies, True)  # neither colour can turn
             # The pass is implied and counted like a written one (R-HJ8).
@@ -115,10 +189,7 @@ def play(state: HarmijanState, rng: random.Random, limit: int,
                 return Ended(stones, colour, plies, True)
         if log is not None:
             log(drawn)
-        mover, end, place = drawn
-        stones[mover] = EMPTY
-        stones[end] = colour
-        stones[place] = colour
+        board.play(colour, drawn)
         plies += 1
         colour = 3 - colour
         if seen.third(stones, colour):
