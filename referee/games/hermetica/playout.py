@@ -41,17 +41,22 @@ RELOCATE = 0.5  # how often a Water relocates what it collided with (R-HM8)
 TRIES = 8  # drawn actions refused in a row before the turn ends
 
 
-def _spawnable(state: HermeticaState, progress: Progress) -> list[Spawn]:
-    """The spawns worth drawing (R-HM3): kinds still in reserve onto empty hexes of the
-    side's Horizon, while there is room for one more element and two actions left."""
+def _may_spawn(state: HermeticaState, progress: Progress) -> bool:
+    """Whether a spawn is worth drawing (R-HM3): two actions left, room for one more element,
+    and one still to spawn."""
     seat = state.turn
-    if progress.spent + 2 > ACTIONS_PER_TURN or state.elements_on_board(seat) >= MAX_ELEMENTS_ON_BOARD:
-        return []
-    kinds = [k for k, left in zip(ELEMENTS, state.reserve[seat - 1]) if left]
-    if not kinds:
-        return []
-    names = state.board.grid.names
-    return [Spawn(names, kind, cell) for cell in state.board.horizons[seat] if state.empty(cell) for kind in kinds]
+    return (progress.spent + 2 <= ACTIONS_PER_TURN and any(state.reserve[seat - 1])
+            and state.elements_on_board(seat) < MAX_ELEMENTS_ON_BOARD)
+
+
+def _spawn(state: HermeticaState, rng: random.Random) -> Spawn | None:
+    """An element still in reserve onto an empty hex of the side's Horizon (R-HM3)."""
+    seat = state.turn
+    cells = [cell for cell in sorted(state.board.horizons[seat]) if state.empty(cell)]
+    if not cells:
+        return None
+    kind = rng.choice([k for k, left in zip(ELEMENTS, state.reserve[seat - 1]) if left])
+    return Spawn(state.board.grid.names, kind, rng.choice(cells))
 
 
 def _blocked(state: HermeticaState) -> set[int]:
@@ -180,8 +185,7 @@ def draw_action(state: HermeticaState, progress: Progress, rng: random.Random
     first = _winning_step(state, adept) if adept is not None else None
     if first is None and rng.random() < END_CHANCE:
         return None
-    spawns = _spawnable(state, progress)
-    choices = len(ready) + (1 if spawns else 0)
+    choices = len(ready) + _may_spawn(state, progress)
     for _ in range(TRIES):
         if first is not None:
             action, first = first, None
@@ -190,7 +194,9 @@ def draw_action(state: HermeticaState, progress: Progress, rng: random.Random
                 return None
             k = rng.randrange(choices)
             if k == len(ready):
-                action = rng.choice(spawns)
+                action = _spawn(state, rng)
+                if action is None:
+                    continue
             else:
                 cell = ready[k]
                 kind = state.units[cell].kind
