@@ -10,7 +10,8 @@ Random turns wander: an Adept that walks about at random seldom reaches the othe
 the draw is guided, lightly, in three ways, each a choice among legal actions:
 - an Adept that can enter the other side's Horizon this action does (R-HM10: that wins);
 - a drawn Adept steps, more often than not, along a shortest way to the other Horizon;
-- a Fire that can shoot an enemy unit shoots it rather than a friend (R-HM6).
+- a Fire with the enemy Adept in its sights shoots it (R-HM6, R-HM9); one with another enemy
+  unit in its sights shoots it half the time, and never a friend.
 A turn ends early after each action with a chance of 1 in 10, as `Game.random_move` ends it.
 A playout is cut after a number of turns, and `evaluate.py` guesses the outcome there.
 """
@@ -112,19 +113,21 @@ def _adept(state: HermeticaState, cell: int, rng: random.Random) -> Steps:
 
 def _fire(state: HermeticaState, cell: int, rng: random.Random) -> Action:
     grid, names = state.board.grid, state.board.grid.names
-    if rng.random() < SHOOT:
-        targets = []
-        for ray in grid.rays[cell]:
-            for target in ray[:SHOT_RANGE]:
-                unit = state.units[target]
-                if unit is not None:
-                    if unit.seat != state.turn:
-                        targets.append(target)
-                    break
-                if state.barrier(target) is not None:
-                    break
-        if targets:
-            return Shot(names, cell, rng.choice(targets))
+    targets = []  # the first unit along each line, if an enemy (R-HM6)
+    for ray in grid.rays[cell]:
+        for target in ray[:SHOT_RANGE]:
+            unit = state.units[target]
+            if unit is not None:
+                if unit.seat != state.turn:
+                    targets.append(target)
+                break
+            if state.barrier(target) is not None:
+                break
+    adepts = [t for t in targets if state.units[t].kind == "A"]
+    if adepts:
+        return Shot(names, cell, adepts[0])  # R-HM9: a shot may capture an Adept
+    if targets and rng.random() < SHOOT:
+        return Shot(names, cell, rng.choice(targets))
     ops, pos = [], cell
     carry = state.shields[state.turn - 1] == cell and rng.random() < 0.3
     for _ in range(rng.randint(1, STEPS["F"])):
