@@ -270,7 +270,8 @@ def turns_to_compare(rng: random.Random, every: int, games: int) -> list:
     begun = []
     for path in sorted(SAMPLES.glob("*.toml")):
         play = replay(read_record(path))
-        begun += [GAME.begin_turn(s) for s in play.states if s.phase == "turns" and s.winner is None]
+        begun += [GAME.begin_turn(p.position) for p in play.line
+                  if p.position.phase == "turns" and p.position.winner is None]
     begun = begun[::every]
     for k in range(games):
         state = in_play(rng, ("dawn", "noon", "dusk", "draft")[k % 4], turns=rng.randrange(0, 25))
