@@ -49,7 +49,7 @@ _RECENT: deque[tuple[HermeticaState, Progress, tuple[Action, ...]]] = deque(maxl
 def next_actions(state: HermeticaState, progress: Progress) -> list[Action]:
     """Every legal next action of the turn in progress, once per distinct outcome (the final
     place of every piece), each with its shortest path, in board order of the acting unit."""
-    for known, how_far, actions in _RECENT:
+    for known, how_far, actions in tuple(_RECENT):  # a copy: safe beside another thread's append
         if known is state and how_far is progress:
             return list(actions)
     actions = _listed(state, progress)
