@@ -38,7 +38,7 @@ What is measured (and the targets, where there is one):
   position after the setup, by the game's own `playout` and by the default of games/base.py
   (the hooks, move by move, every legal move listed at every ply) in the same run, each for the
   same stretch of time; Hermetica's playouts are cut after the same number of turns either
-  way (`--playouts-only` runs these rows alone).
+  way, the search's cut and 8 turns (`--playouts-only` runs these rows alone).
 """
 
 from __future__ import annotations
@@ -377,9 +377,14 @@ def playout_rows(seconds: float) -> list[dict[str, Any]]:
     from referee.games.hermetica.playout import TURNS
 
     rows = []
+    def turns(n: int) -> str:
+        return f"{n} turn" + ("" if n == 1 else "s")
+
     for game_id, options, label, limit in (
         ("harmijan", {"size": 6}, "harmijan size 6, after the setup and the colour choice, to the end", 1000),
-        ("hermetica", {"scheme": "dawn"}, f"hermetica (dawn), after the element plies, cut after {TURNS} turns", TURNS),
+        ("hermetica", {"scheme": "dawn"}, f"hermetica (dawn), after the element plies, cut after {turns(TURNS)} "
+         "(the search's cut)", TURNS),
+        ("hermetica", {"scheme": "dawn"}, "hermetica (dawn), after the element plies, cut after 8 turns", 8),
     ):
         setup = random_play(game_id, options, 5, stop_after=2 if game_id == "harmijan" else 6)
         game, state = setup.game, setup.state
