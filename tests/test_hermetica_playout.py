@@ -81,6 +81,20 @@ def test_a_playout_takes_the_win_when_its_adept_can_reach_the_horizon_R_HM10():
         assert after.winner == SUN
 
 
+def test_a_win_a_playout_reaches_later_counts_less_than_the_win_now_R_HM10():
+    state = in_play(random.Random(1))
+    grid = state.board.grid
+    units: list[Unit | None] = [None] * len(grid)
+    units[grid.cell("d10")] = Unit(SUN, "A", 0)
+    units[grid.cell("d9")] = Unit(MOON, "A", 1)
+    state = replace(state, units=tuple(units))
+    passed = GAME.end_turn(GAME.begin_turn(state))[1]  # Sun gives its turn away
+    values = [GAME.playout(passed, random.Random(seed))[0] for seed in range(10)]
+    assert max(values) < 1.0 and min(values) > 0.5  # still Sun's game, but not the win itself
+    won = GAME.act(GAME.begin_turn(state), fast._winning_step(state, grid.cell("d10")))
+    assert GAME.playout(GAME.end_turn(won)[1], random.Random(0)) == (1.0, 0.0)
+
+
 def test_a_playout_is_the_same_under_the_same_seed():
     state = in_play(random.Random(2), turns=3)
     logs = []

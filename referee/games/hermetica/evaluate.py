@@ -27,6 +27,19 @@ FAR = 30  # the distance of an Adept walled off from the other Horizon
 TEMPO, RACE, MATERIAL = 0.15, 0.60, 0.11
 
 
+# A result a playout reaches later counts a little less, by this much a turn: a search then
+# tells the win it can take now from the same win after a turn given away (a pass), which the
+# playout's next turn would take just as surely.
+SOONER = 0.9
+
+
+def shaded(values: tuple[float, float], turns: int) -> tuple[float, float]:
+    """`values` reached `turns` turns on, drawn towards even by SOONER a turn."""
+    keep = SOONER ** turns
+    sun = 0.5 + (values[0] - 0.5) * keep
+    return (sun, 1.0 - sun)
+
+
 def distance(state: HermeticaState, seat: int) -> int:
     """Steps from the seat's Adept (a captured one: from its Prime hex) to the other side's
     Horizon over hexes without a barrier, breadth first; FAR when there is no way."""

@@ -148,10 +148,12 @@ class Hermetica(Game):
 
     def playout(self, state: HermeticaState, rng: random.Random, limit: int = fast.TURNS) -> tuple[float, ...]:
         """Turns drawn action by action and checked by `rules.act` (playout.py), lightly guided
-        towards the Horizons; cut after `limit` turns and guessed at (evaluate.py)."""
+        towards the Horizons; cut after `limit` turns and guessed at (evaluate.py), a result
+        that comes later counting a little less."""
         while state.phase != "turns" and state.winner is None:
             state = self.apply(state, self.random_move(state, rng))
-        return self.evaluate(fast.play(state, rng, limit))
+        ended = fast.play(state, rng, limit)
+        return guess.shaded(self.evaluate(ended), ended.plies - state.plies)
 
     def evaluate(self, state: HermeticaState) -> tuple[float, ...]:
         """The race of the two Adepts to the other Horizon, and the elements left (evaluate.py);
