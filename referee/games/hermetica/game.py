@@ -5,17 +5,20 @@ rules themselves live in the package's other modules (see its __init__)."""
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from referee.errors import IllegalMoveError, RefereeError, UsageError
 from referee.games.base import Game, Move, Option, Outcome, TurnSoFar, count
-from referee.games.hermetica import listing, rules
+from referee.games.hermetica import evaluate as guess, listing, playout as fast, rules
 from referee.games.hermetica.board import MOON, SIDE, SUN, WALLS, board_from_data
 from referee.games.hermetica.moves import Action, Turn, parse_actions, parse_turn
 from referee.games.hermetica.picture import HermeticaPicture
 from referee.games.hermetica.position import (
     ACTIONS_PER_TURN, COPIES, ELEMENT_PLIES, ELEMENTS, HermeticaState, Unit, turn_start,
 )
+
+if TYPE_CHECKING:
+    import random
 
 
 class BoardOption(Option):
@@ -145,6 +148,23 @@ class Hermetica(Game):
             return Turn(turn.actions), turn.after
         after = replace(turn.after, plies=turn.after.plies + 1, last=turn.progress.reports)
         return Turn(turn.actions), after
+
+    def playout(self, state: HermeticaState, rng: random.Random, limit: int = fast.TURNS) -> tuple[float, ...]:
+        """Turns drawn action by action and checked by `rules.act` (playout.py), lightly guided
+        towards the Horizons; cut after `limit` turns and guessed at (evaluate.py), a result
+        that comes later counting a little less."""
+        while state.phase != "turns" and state.winner is None:
+            state = self.apply(state, self.random_move(state, rng))
+        ended = fast.play(state, rng, limit)
+        return guess.shaded(self.evaluate(ended), ended.plies - state.plies)
+
+    def evaluate(self, state: HermeticaState) -> tuple[float, ...]:
+        """The race of the two Adepts to the other Horizon, and the elements left (evaluate.py);
+        even during the setup plies."""
+        if state.phase != "turns" and state.winner is None:
+            return (0.5, 0.5)
+        sun = guess.sun_share(state)
+        return (sun, 1.0 - sun)
 
     # -- 5. words -----------------------------------------------------------------------------
 
