@@ -124,7 +124,7 @@ class Search:
             actions = game.legal_actions(turn)
             if actions:
                 node = Node(action, turn, game.to_move(turn.before))
-                node.untried = self._order(actions, game.turn_may_end(turn))
+                node.untried = self._order(turn, actions, game.turn_may_end(turn))
                 return node
         if action is END or turn.actions:
             after = game.end_turn(turn)[1]
@@ -132,15 +132,17 @@ class Search:
                 return Node(action, None, None, ended=game.returns(after))
             turn = game.begin_turn(after)
         node = Node(action, turn, game.to_move(turn.before))
-        node.untried = self._order(game.legal_actions(turn), game.turn_may_end(turn))
+        node.untried = self._order(turn, game.legal_actions(turn), game.turn_may_end(turn))
         return node
 
-    def _order(self, actions: list[Any], may_end: bool) -> list[Any]:
+    def _order(self, turn: TurnSoFar, actions: list[Any], may_end: bool) -> list[Any]:
+        """The order in which a node's actions are tried, as a stack (the last first): the
+        game's priority first, the rest at random, and "end the turn here" last of all, as
+        most turns gain by acting."""
         actions = list(actions)
         self.rng.shuffle(actions)
-        if may_end:
-            actions.append(END)  # tried last: most turns gain by acting
-        return actions
+        actions.sort(key=lambda action: self.game.priority(turn, action))  # stable: ties stay shuffled
+        return [END, *actions] if may_end else actions
 
     def _expand(self, node: Node) -> Node | None:
         """A new child of `node`, if progressive widening allows one more."""
@@ -164,14 +166,7 @@ class Search:
     def _playout(self, node: Node) -> tuple[float, ...]:
         """Finish the turn at random, then play the game out at random (the game's playout)."""
         game, rng, turn = self.game, self.rng, node.turn
-        if turn.actions:  # a turn under way: random actions, stopping early now and then
-            while actions := game.legal_actions(turn):
-                if game.turn_may_end(turn) and rng.random() < 0.1:
-                    break
-                turn = game.act(turn, rng.choice(actions))
-            after = game.end_turn(turn)[1]
-        else:
-            after = turn.before
+        after = game.finish_turn(turn, rng) if turn.actions else turn.before
         if self.playout_plies is None:
             return game.playout(after, rng)
         return game.playout(after, rng, self.playout_plies)

@@ -11,7 +11,7 @@ from referee.errors import IllegalMoveError, RefereeError, UsageError
 from referee.games.base import Game, Move, Option, Outcome, TurnSoFar, count
 from referee.games.hermetica import evaluate as guess, listing, playout as fast, rules
 from referee.games.hermetica.board import MOON, SIDE, SUN, WALLS, board_from_data
-from referee.games.hermetica.moves import Action, Turn, parse_actions, parse_turn
+from referee.games.hermetica.moves import Action, Steps, Turn, parse_actions, parse_turn
 from referee.games.hermetica.picture import HermeticaPicture
 from referee.games.hermetica.position import (
     ACTIONS_PER_TURN, COPIES, ELEMENT_PLIES, ELEMENTS, HermeticaState, Unit, turn_start,
@@ -148,6 +148,27 @@ class Hermetica(Game):
             return Turn(turn.actions), turn.after
         after = replace(turn.after, plies=turn.after.plies + 1, last=turn.progress.reports)
         return Turn(turn.actions), after
+
+    def finish_turn(self, turn: TurnSoFar, rng: random.Random) -> HermeticaState:
+        """The rest of a turn drawn action by action, as the playout draws them (playout.py)."""
+        if turn.progress is None:  # a setup ply
+            return super().finish_turn(turn, rng)
+        state, progress = turn.after, turn.progress
+        while progress.spent < ACTIONS_PER_TURN and state.winner is None:
+            drawn = fast.draw_action(state, progress, rng)
+            if drawn is None:
+                break
+            state, progress, _ = drawn
+        return replace(state, plies=state.plies + 1, last=())
+
+    def priority(self, turn: TurnSoFar, action: Action) -> int:
+        """An Adept's walk first, the race decides the game (R-HM10); first of all one that
+        enters the other side's Horizon and wins at once."""
+        if not (isinstance(action, Steps) and action.kind == "A"):
+            return 0
+        state = turn.after
+        steps = [cell for op, cell in action.ops if op != "*"]
+        return 2 if steps and steps[-1] in state.board.horizons[3 - state.turn] else 1
 
     def playout(self, state: HermeticaState, rng: random.Random, limit: int = fast.TURNS) -> tuple[float, ...]:
         """Turns drawn action by action and checked by `rules.act` (playout.py), lightly guided

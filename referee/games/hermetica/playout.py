@@ -19,7 +19,6 @@ A playout is cut after a number of turns, and `evaluate.py` guesses the outcome 
 from __future__ import annotations
 
 import random
-from collections import deque
 from dataclasses import replace
 from typing import Callable
 
