@@ -38,7 +38,12 @@ What is measured (and the targets, where there is one):
   strength rests on): each game's `playout` beside the hooks' default (`Game.playout`, move by
   move through the rules), in interleaved rounds; targets for odd side 5, hermit 7×7 square
   and hermit hex 5: Ludii 1.3.12's `Game.playout` on a machine of this kind (PLAYOUT_CASES;
-  `--playouts-only` runs these rows alone).
+  `--playouts-only` runs these rows alone, with the next).
+- random playouts per second where a search cuts them: harmijan size 6 and hermetica (dawn) from a
+  position after the setup, by the game's own `playout` and by the default of games/base.py
+  (the hooks, move by move, every legal move listed at every ply) in the same run, each for the
+  same stretch of time; Hermetica's playouts are cut after the same number of turns either
+  way, the search's cut and 8 turns.
 """
 
 from __future__ import annotations
@@ -457,6 +462,39 @@ def playout_targets(rows: list[dict[str, Any]]) -> list[tuple[str, str, bool]]:
             for row in rows if row["target_per_s"]]
 
 
+def cut_playout_rows(seconds: float) -> list[dict[str, Any]]:
+    """Random playouts per second from a position after the setup: the game's `playout` and
+    the default one (games/base.py, move by move through the hooks) side by side, each run for
+    `seconds` of wall time (at least one playout); CPU seconds beside, as the machine is shared."""
+    from referee.games.base import Game
+    from referee.games.hermetica.playout import TURNS
+
+    rows = []
+    def turns(n: int) -> str:
+        return f"{n} turn" + ("" if n == 1 else "s")
+
+    for game_id, options, label, limit in (
+        ("harmijan", {"size": 6}, "harmijan size 6, after the setup and the colour choice, to the end", 1000),
+        ("hermetica", {"scheme": "dawn"}, f"hermetica (dawn), after the element plies, cut after {turns(TURNS)} "
+         "(the search's cut)", TURNS),
+        ("hermetica", {"scheme": "dawn"}, "hermetica (dawn), after the element plies, cut after 8 turns", 8),
+    ):
+        setup = random_play(game_id, options, 5, stop_after=2 if game_id == "harmijan" else 6)
+        game, state = setup.game, setup.state
+        row: dict[str, Any] = {"position": label}
+        for name, playout in (("fast", game.playout), ("default", lambda s, r, n: Game.playout(game, s, r, n))):
+            rng = random.Random(11)
+            count, wall0, cpu0 = 0, time.perf_counter(), time.process_time()
+            while count == 0 or time.perf_counter() - wall0 < seconds:
+                playout(state, rng, limit)
+                count += 1
+            row[f"{name}_per_s"] = count / (time.perf_counter() - wall0)
+            row[f"{name}_per_cpu_s"] = count / (time.process_time() - cpu0)
+        row["speed_up"] = row["fast_per_cpu_s"] / row["default_per_cpu_s"]
+        rows.append(row)
+    return rows
+
+
 def harmijan_150() -> Replay:
     """A Harmijan game of 150 plies on the largest board (random legal turns, seed 43; the
     game would end at ply 151), sealed and stamped as `referee move` writes it."""
@@ -683,6 +721,7 @@ def main() -> None:
     parser.add_argument("--playout-seconds", type=float, default=1.0, help="least time a round runs each playout")
     parser.add_argument("--playouts-only", action="store_true", help="only the random playout rows (printed, not written)")
     parser.add_argument("--replay-only", action="store_true", help="only the in-process replay rows (printed, not written): a quick check")
+    parser.add_argument("--cut-playout-seconds", type=float, default=10.0, help="wall time of each cut playout timing")
     args = parser.parse_args()
     if args.playouts_only:
         m, before = machine(), os.getloadavg()
@@ -690,6 +729,8 @@ def main() -> None:
         print(f"Machine: {m['cpu']}, {m['cores']} cores; Python {m['python']}; {m['date']}\n")
         print(playout_table(rows, args.rounds, [before, os.getloadavg()]))
         print("\n".join(f"{t}: {m} — {'met' if ok else 'NOT met'}" for t, m, ok in playout_targets(rows)))
+        print()
+        print(cut_playout_table(cut_playout_rows(args.cut_playout_seconds)))
         return
     if args.replay_only:
         print(replay_rows(args.runs))
@@ -713,6 +754,7 @@ def main() -> None:
         games = throughput(args.runs)
         forms = toml_forms(args.runs)
         lists = listings(args.runs)
+        cut_playouts = cut_playout_rows(args.cut_playout_seconds)
         club = standings_many(work)
         harmijan = harmijan_replay(work, args.rounds, args.runs)
         many = archives(work, args.rounds)
@@ -754,6 +796,7 @@ def main() -> None:
         "throughput": [{k: round(v, 2) if isinstance(v, float) else v for k, v in row.items()} for row in games],
         "toml_61_ply_odd_record": {k: round(v, 3) for k, v in forms.items()},
         "listing": [{k: round(v, 2) if isinstance(v, float) else v for k, v in row.items()} for row in lists],
+        "cut_playouts": [{k: round(v, 2) if isinstance(v, float) else v for k, v in row.items()} for row in cut_playouts],
         "standings_10000": {k: round(v, 2) if isinstance(v, float) else v for k, v in club.items()},
         "harmijan_150_replay": {k: round(v, 2) if isinstance(v, float) else v for k, v in harmijan.items()},
         "archives": [{k: round(v, 3) if isinstance(v, float) else v for k, v in row.items()} for row in many],
@@ -767,6 +810,19 @@ def main() -> None:
     Path(args.json).write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     print(report(results))
     print(f"\nwritten to {args.json}")
+
+
+def cut_playout_table(rows: list[dict[str, Any]]) -> str:
+    lines = [
+        "| random playouts per second | the game's playout | the default (hooks, move by move) | ratio (CPU) |",
+        "|---|---:|---:|---:|",
+    ]
+    lines += [
+        f"| {row['position']} | {row['fast_per_s']:,.1f}/s ({row['fast_per_cpu_s']:,.1f} per CPU s) "
+        f"| {row['default_per_s']:,.2f}/s ({row['default_per_cpu_s']:,.2f} per CPU s) | {row['speed_up']:.1f} × |"
+        for row in rows
+    ]
+    return "\n".join(lines)
 
 
 def archive_table(rows: list[dict[str, Any]], rounds: int) -> str:
@@ -823,6 +879,7 @@ def report(results: dict[str, Any]) -> str:
         "|---|---:|---:|",
     ]
     lines += [f"| {row['position']} | {row['moves']} | {row['ms']:.1f} ms |" for row in results["listing"]]
+    lines += ["", cut_playout_table(results["cut_playouts"])]
     lines += ["", archive_table(results["archives"], results["rounds"])]
     memory, hj = results["validate_memory"], results["harmijan_150_replay"]
     older = "; ".join(f"{row['code']} ({row['commit']}): {row['ms']:.1f} ms, {row['speed_up']:.1f} × slower"

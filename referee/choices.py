@@ -1,7 +1,7 @@
 """What a player chose, by name: the game, its options and their data files, the players of a
 new game, and the seat a player means by a number, a name or an address (SPEC §4, §8b).
 
-The command line has already taken the words apart (cli_syntax.py); here they are checked
+The command line has already taken the words apart (cli/syntax.py); here they are checked
 against the game: whether it has that option or seat, whether a value fits it.
 """
 

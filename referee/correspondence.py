@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from referee import seal
+from referee.bots import replies
 from referee.choices import seat_named
 from referee.clock import now, short_words, stamp, words
 from referee.errors import RecordError, RefereeError, UsageError
@@ -21,6 +22,7 @@ from referee.keys import check_signatures
 from referee.mail import build_message, record_from_message
 from referee.diagrams import svg_diagram, text_diagram, to_png
 from referee.pictures import review_page
+from referee.play import check_size
 from referee.players import seats_at
 from referee.record import parse_record
 from referee.render.header import in_words, plain, result_words, who, who_and_seat, wrap
@@ -121,7 +123,8 @@ def receive(message_file: str, output: str | None, mine: str | None, force: bool
     check_signatures(theirs)
     if mine is None:
         with locked(target):  # written as one with any move on it: no move made meanwhile is lost
-            write_atomic(target, attached.record)
+            theirs, data = _engine_replies(theirs, attached.record, target)
+            write_atomic(target, data)
         return Received(theirs, target, False, warnings=_odd_stamps(theirs, 0, attached.sent))
     with locked(target):
         first = not Path(mine).exists()
@@ -135,9 +138,23 @@ def receive(message_file: str, output: str | None, mine: str | None, force: bool
         me = _receiver(theirs, seat, attached.to)
         if me is not None:
             _check_not_moved_for(theirs, my_copy, me, attached.sent, accept_start, message_file)
-        write_atomic(target, attached.record)
+        theirs, data = _engine_replies(theirs, attached.record, target)
+        write_atomic(target, data)
     known = my_copy.plies if my_copy is not None else 0
     return Received(theirs, target, first, warnings=_odd_stamps(theirs, known, attached.sent))
+
+
+def _engine_replies(theirs: Replay, data: bytes, target: str) -> tuple[Replay, bytes]:
+    """The received game with the engine's replies where it leaves a seat the engine plays to
+    move (SPEC §10), and the bytes to save: the mail's own bytes when there is none."""
+    bots = theirs.record.bots()
+    if not bots or theirs.game.cooperative or theirs.to_move() not in bots:
+        return theirs, data
+    theirs.record.path = target
+    done = replies(theirs)
+    text = done.play.record.to_toml()
+    check_size(text, done.play.plies)
+    return done.play, text.encode("utf-8")
 
 
 def _receiver(play: Replay, seat: str | None, to: list[str]) -> int | None:

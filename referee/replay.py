@@ -311,6 +311,8 @@ def replay(record: Record, now: dt.datetime | None = None) -> Replay:
         written = play.written_for()
         _check_written_plies(play, written)
         _check_signed_seats(play, written)
+        if record.bots():
+            _check_bot_plies(play)
     except RefereeError as exc:
         # The seats the reason names, by their players' names where a player reads it (SPEC
         # §8b); `validate --json` keeps the seat numbers.
@@ -343,6 +345,38 @@ def _check_written_plies(play: Replay, written: list[int]) -> None:
                 f"only seat {seat} may add that, by signing the ply",
                 file=record.path, line=entry.line, ply=ply, move=entry.move,
             )
+
+
+def engine_chose(play: Replay, ply: int) -> bool:
+    """Whether the engine chose ply `ply` (SPEC §10): a move of a seat it plays, or in a
+    cooperative round, a round it placed for one of the seats; never a pass the rules forced
+    nor a resignation, claim or acceptance."""
+    bots = play.record.bots()
+    step = play.line[ply]
+    if not bots or isinstance(step.move, Ending) or play.forced_pass(ply):
+        return False
+    return play.game.cooperative or step.mover in bots
+
+
+def _check_bot_plies(play: Replay) -> None:
+    """SPEC §10: the plies the engine chose for a seat it plays carry `bot = true`, and no
+    other ply does; the other side's referee writes them, so they carry the move and its stamp
+    and nothing that speaks for the engine's seat."""
+    record = play.record
+    for ply, entry in enumerate(record.moves, 1):
+        chose = engine_chose(play, ply)
+        where = {"file": record.path, "line": entry.line, "ply": ply, "move": entry.move}
+        seat = play.line[ply].mover
+        if chose and not entry.bot:
+            raise RecordError(f"seat {seat} is played by the engine, but this move is not marked "
+                              "as the engine's (bot = true)", **where)
+        if entry.bot and not chose:
+            raise RecordError("marked as the engine's (bot = true), but the engine plays no seat "
+                              "that made it", **where)
+        extras = entry.declarations() if chose else []
+        if extras:
+            raise RecordError(f"a move the engine chose carries {' and '.join(extras)}: nobody "
+                              "speaks for the engine's seat", **where)
 
 
 def _check_signed_seats(play: Replay, written: list[int]) -> None:

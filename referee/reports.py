@@ -9,6 +9,7 @@ libraries (README: Performance).
 from __future__ import annotations
 
 import hashlib
+import itertools
 from typing import Any, Iterator, NamedTuple
 
 from referee import seal
@@ -71,36 +72,96 @@ def moves(play: Replay, after: str | None) -> dict[str, Any]:
     """`moves --json`: the seat to move and its legal entries (SPEC §4)."""
     to_move = play.to_move()
     listing = play.game.move_listing(play.state, after) if to_move is not None else {"moves": []}
+    bots = play.record.bots()
+    if bots and "placements" in listing and "pattern" in listing:
+        # A cooperative round in which the engine places for its seats (SPEC §10): the player
+        # gives the others' placements, and only those are theirs to choose.
+        listing["placements"] = {seat: own for seat, own in listing["placements"].items() if int(seat) not in bots}
+        listing["pattern"] = " | ".join(f"{seat}: <card> <x>,<y> <rotation>" for seat in listing["placements"])
+        listing["engine"] = sorted(bots)
     return {"to_move": to_move, **listing}
-
-
 
 
 def moves_lines(play: Replay, listing: dict[str, Any]) -> list[str]:
     """`moves` in words: the player to move and their moves (or, in a multi-action game, the
-    pattern of a turn), listed to a mail's width."""
+    pattern of a turn), listed to a mail's width. Hermetica's turn is listed action by action,
+    as "legal first actions" or "legal next actions" after `--after`; the crab game's
+    placements that move Hermie come first, marked `*` (SPEC §8b)."""
     to_move = listing["to_move"]
     if to_move is None:
         return ["The game is over: no moves."]
     moves = listing["moves"]
+    placements = listing.get("placements", {})
+    player = who(play, to_move)
     if "pattern" in listing:
-        lines = [f"{who(play, to_move)} plays: {listing['pattern']}"]
+        # Four seats' form is wider than a mail: broken between seats where it must be.
+        lines = _listed(f"{player} plays: {listing['pattern']}".split(" | "), separator=" | ")
+        if listing.get("engine"):
+            seats = ", ".join(str(seat) for seat in listing["engine"])
+            lines.append(f"The engine places for seat {seats} within your round.")
+        if placements:
+            lines += ["A placement marked * recreates the pattern: Hermie moves if every seat's",
+                      "does. The Wave's step shown is the one if every seat placed alike."]
         # A cooperative round takes one placement per seat: each seat's own choices.
-        for seat, placements in listing.get("placements", {}).items():
-            lines += [f"{who(play, int(seat))} can place ({len(placements)}):", *_listed(placements)]
+        for seat, own in placements.items():
+            lines += [f"{who(play, int(seat))} can place ({len(own)}):", *_placement_lines(own, together=True)]
         return [plain(line) for line in lines]
-    return [plain(f"{who(play, to_move)} has {count(len(moves), 'legal move')}:"), *_listed(moves)]
+    if placements:
+        marked = sum(p["hermie"] for p in placements["1"])
+        which = f"the {marked} marked * move Hermie" if marked else "none moves Hermie"
+        return [plain(f"{player} has {count(len(moves), 'legal placement')}; {which}:"),
+                *_placement_lines(placements["1"])]
+    if listing.get("phase") == "turns":
+        return _action_lines(play, listing)
+    return [plain(f"{player} has {count(len(moves), 'legal move')}:"), *_listed(moves)]
 
 
-def _listed(items: list[str], width: int = TEXT_WIDTH) -> list[str]:
-    """Items such as moves, comma-separated, on lines of at most `width` columns. Not `wrap`:
-    a move holds spaces ("b e5"), and a line breaks only between two moves."""
+def _action_lines(play: Replay, listing: dict[str, Any]) -> list[str]:
+    """A turn of several actions (Hermetica): its first actions, or its next ones after those
+    already chosen, and how the turn may end instead."""
+    seat, moves, left = listing["to_move"], listing["moves"], listing["actions_left"]
+    done = listing.get("after")
+    which = "next" if done else "first"
+    how_many = count(len(moves), f"legal {which} action") if moves else f"no legal {which} action"
+    stop = ":" if moves else "."
+    if done is None:
+        lines = [plain(f"{who(play, seat)} has {how_many} (a turn: up to {left}, joined by '; '){stop}")]
+        end = "'pass': a turn of no action."
+    else:
+        lines = [plain(f"After '{done}' ({count(left, 'action')} left), {who(play, seat, capital=False)} has {how_many}{stop}")]
+        end = f"end the turn there: '{done}'."
+    lines += _listed(moves) if moves else []
+    if listing["turn_may_end"]:
+        lines.append(("Or " if moves else "So ") + end)
+    return lines
+
+
+WAVE_STEP = {-1: "the Wave moves left", 0: "the Wave stays", 1: "the Wave moves right"}
+
+
+def _placement_lines(placements: list[dict[str, Any]], together: bool = False) -> list[str]:
+    """A seat's placements (the crab game), as the listing orders them: those that move Hermie
+    first, marked `*`; a heading for each run of placements alike for Hermie and the Wave.
+    `together`: a cooperative game, where a seat's placement only does its part for Hermie."""
+    lines: list[str] = []
+    for (hermie, wave), run in itertools.groupby(placements, key=lambda p: (p["hermie"], p["wave"])):
+        if together:
+            lines.append(f"{'Recreating' if hermie else 'Not recreating'} the pattern, {WAVE_STEP[wave]}:")
+        else:
+            lines.append(f"Hermie {'moves' if hermie else 'stays'}, {WAVE_STEP[wave]}:")
+        lines += _listed([("*" if hermie else "") + p["move"] for p in run])
+    return lines
+
+
+def _listed(items: list[str], width: int = TEXT_WIDTH, separator: str = ", ") -> list[str]:
+    """Items such as moves, joined by `separator`, on lines of at most `width` columns. Not
+    `wrap`: a move holds spaces ("b e5"), and a line breaks only between two moves."""
     lines, line = [], ""
     for item in items:
-        if line and columns(line) + 2 + columns(item) > width:
+        if line and columns(line) + columns(separator) + columns(item) > width:
             lines.append(line)
             line = ""
-        line = f"{line}, {item}" if line else item
+        line = f"{line}{separator}{item}" if line else item
     return lines + [line]
 
 

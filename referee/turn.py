@@ -45,16 +45,17 @@ def take_turn(
     key: Any = None,
     leave: tuple[dt.datetime, dt.datetime] | None = None,
     offer_draw: bool = False,
+    bot: bool = False,
 ) -> TurnResult:
     """Play `text` for the seat to move (refused unless it is `seat`, when given) and whatever
     conditional replies it triggers; leave `conditions` standing for the opponent's reply;
     sign the new ply with `key` (a signing.Signer) when given; declare `leave` and offer a draw
-    with it (SPEC §6). Every new ply is stamped `at`: the passes it forces and the conditional
-    replies it triggers carry the stamp of the move that made them. Raises a located
-    RefereeError."""
+    with it (SPEC §6); `bot`: the engine chose `text`, for a seat it plays (SPEC §10). Every
+    new ply is stamped `at`: the passes it forces and the conditional replies it triggers carry
+    the stamp of the move that made them. Raises a located RefereeError."""
     try:
         return _turn(play, text, seat=seat, comment=comment, at=at, conditions=conditions, key=key,
-                     leave=leave, offer_draw=offer_draw)
+                     leave=leave, offer_draw=offer_draw, bot=bot)
     except RefereeError as exc:
         # The seats a refusal names, by their players' names (SPEC §8b).
         raise exc.named(lambda reason: in_words(play, reason))
@@ -62,11 +63,18 @@ def take_turn(
 
 def _turn(play: Replay, text: str, *, seat: int | None, comment: str | None, at: dt.datetime | None,
           conditions: list[tuple[str, str]] | tuple, key: Any,
-          leave: tuple[dt.datetime, dt.datetime] | None, offer_draw: bool) -> TurnResult:
+          leave: tuple[dt.datetime, dt.datetime] | None, offer_draw: bool, bot: bool) -> TurnResult:
     work = play.fork()
     before = play.plies
     mover = work.to_move()
     _play(work, text, at, seat, leave=leave, offer="draw" if offer_draw else None)
+    engine = play.record.bots()
+    if not bot and (work.line[before + 1].mover in engine or engine and play.game.cooperative):
+        raise UsageError(f"{who_and_seat(work, work.line[before + 1].mover)} is played by the engine, "
+                         "which makes its own moves").located(
+                             file=play.record.path, ply=before + 1, move=text.strip())
+    if engine and conditions:
+        raise UsageError("conditional moves wait for a player's reply; the engine replies at once")
     mine = work.entries[before]
     notes = [f"{who(work, ply.mover)} cannot act and passes (R-G3)."
              for ply in work.line[before + 1:] if isinstance(ply.move, Pass)]
@@ -96,7 +104,7 @@ def _turn(play: Replay, text: str, *, seat: int | None, comment: str | None, at:
         notes.append(f"{count(len(pending), 'conditional move')} left for your opponent's reply "
                      f"({who(work, work.to_move(), capital=False)}).")
     work.record = _new_record(play, work, at=at, comment=comment, pending=pending, leave=leave,
-                              offer="draw" if offer_draw else None)
+                              offer="draw" if offer_draw else None, bot=bot)
     work.digests = play.digests + seal.extend(
         play.digests[-1] if play.digests else seal.header_digest(play.record),
         before + 1, work.entries[before:], work.record.moves[before:],
@@ -132,6 +140,7 @@ def _play(work: Replay, text: str, at: dt.datetime | None, seat: int | None = No
 def _new_record(
     play: Replay, work: Replay, *, at: dt.datetime | None, comment: str | None,
     pending: list[dict[str, str]], leave: tuple[dt.datetime, dt.datetime] | None, offer: str | None,
+    bot: bool = False,
 ) -> Record:
     """The record after the turn: the old plies in canonical form with their stamps, comments,
     conditions and signatures, the new plies stamped `at` (the first with the comment, and the
@@ -142,10 +151,10 @@ def _new_record(
     before = play.plies
     entries = [
         Entry(move, entry.at, entry.comment, signature=entry.signature, line=entry.line,
-              pending=entry.pending, leave=entry.leave, offer=entry.offer)
+              pending=entry.pending, leave=entry.leave, offer=entry.offer, bot=entry.bot)
         for move, entry in zip(work.entries, old.moves)
     ]
-    entries += [Entry(move, at, comment, pending=pending, leave=leave, offer=offer) if ply == before
+    entries += [Entry(move, at, comment, pending=pending, leave=leave, offer=offer, bot=bot) if ply == before
                 else Entry(move, at) for ply, move in enumerate(work.entries[before:], before)]
     outcome = work.outcome()
     result = old.result

@@ -27,6 +27,7 @@ from referee.replay import start
 DEFAULT_GAME = "odd"
 MARGIN = 0.05  # of a `movetime`, kept back: the answer comes within the time asked (SPEC §10)
 LATE = 0.03  # seconds a search's last iteration and the answer may take past its deadline
+WATCH = LATE + 0.04  # past the search's own deadline, the best so far is given without it
 
 
 def wire(move: Any) -> str:
@@ -50,6 +51,8 @@ class Session:
         self.state: Any = None
         self.history: list[Any] = []
         self._thinking: threading.Thread | None = None
+        self._watch: threading.Timer | None = None  # gives the answer if the search is late
+        self._answered = threading.Lock()  # taken once the search under way has answered
         self._infinite = False  # the search under way has no limit but `stop`
         self._stop = threading.Event()
         self.new_game()
@@ -132,17 +135,30 @@ class Session:
             raise UgiError("the game is over")
         search = Search(self.game, self.state, seed=len(self.history))
         self._stop.clear()
+        answered = self._answered = threading.Lock()  # who takes it first gives the bestmove
 
         def think() -> None:
             found = search.run(seconds=seconds, iterations=iterations, stop=self._stop.is_set)
-            self.say(f"info nodes {found.iterations} score {found.value:.3f} pv "
-                     + " ".join(wire(move) for move in found.line))
-            self.say(f"bestmove {wire(found.move)}")
+            if answered.acquire(blocking=False):
+                self.say(f"info nodes {found.iterations} score {found.value:.3f} pv "
+                         + " ".join(wire(move) for move in found.line))
+                self.say(f"bestmove {wire(found.move)}")
+
+        def in_time() -> None:
+            # One iteration of a slow game can run past the time asked for; the answer may not
+            # (SPEC §10: within MS + 100 ms). The best so far, then, and the search is stopped.
+            if answered.acquire(blocking=False):
+                self._stop.set()
+                self.say(f"bestmove {wire(search.quick_answer())}")
 
         # On a thread of its own, so that `isready`, `query` and `stop` are answered meanwhile.
         self._infinite = infinite
         self._thinking = threading.Thread(target=think, name="search", daemon=True)
         self._thinking.start()
+        if seconds is not None:
+            self._watch = threading.Timer(seconds + WATCH, in_time)
+            self._watch.daemon = True
+            self._watch.start()
 
     def _stop_search(self, rest: list[str]) -> None:
         self.stop()
@@ -224,6 +240,12 @@ class Session:
             self._stop.set()
             self._thinking.join()
             self._thinking = None
+        self._cancel_watch()
+
+    def _cancel_watch(self) -> None:
+        if self._watch is not None:
+            self._watch.cancel()
+            self._watch = None
 
     def settle(self) -> None:
         """Before the position changes or the engine quits: a search under way finishes by its
@@ -231,9 +253,14 @@ class Session:
         pipes `go nodes 200` and `quit` gets its answer."""
         if self._thinking is not None and self._infinite:
             self.stop()
+        elif self._thinking is not None and self._answered.locked():
+            # Answered by the watch while its last iteration goes on: that iteration ends on
+            # its own, and nothing of it is said or kept, so the next command need not wait.
+            self._thinking = None
         elif self._thinking is not None:
             self._thinking.join()
             self._thinking = None
+        self._cancel_watch()
 
     COMMANDS: dict[str, Callable[["Session", list[str]], None]] = {
         "ugi": _ugi,

@@ -218,8 +218,9 @@ def test_hermetica_text_marks_the_last_turn_and_prints_it_once(cli):
     out = cli("show", HERMETICA).stdout
     assert out.count("F c10-d10-e9-e8=d8") == 1 and out.count("+A d9") == 1
     board = out.split("\n\n")[1]
-    for cell in ("( a)", "(10)", "( 9)", "( 8)"):  # d9, c10 and d10, e9, e8
+    for cell in ("(a d9 )", "(  c10)", "(  d10)", "(  e9 )", "(  e8 )"):  # the Adept back, the Fire's path
         assert cell in board
+    assert "{f d8 }" in board  # where the Fire carried Moon's Shield
     assert "(..) touched by the last ply" in out
     # The spawn counts appear once: in the status lines.
     assert out.count("to spawn") == 2 and "elements spawned" not in out
@@ -277,6 +278,6 @@ def test_shell_completion_completes_commands_and_offers_its_install_options():
     runner = CliRunner()
     env = {"_REFEREE_COMPLETE": "complete_bash", "COMP_WORDS": "referee sta", "COMP_CWORD": "1"}
     result = runner.invoke(app, [], env=env, prog_name="referee")
-    assert result.stdout.split() == ["standings", "status"]
+    assert sorted(result.stdout.split()) == ["standings", "status"]
     help_text = runner.invoke(app, ["--help"], prog_name="referee").stdout
     assert "--install-completion" in help_text and "--show-completion" in help_text

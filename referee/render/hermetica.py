@@ -9,12 +9,14 @@ hermetica-paper.svg.j2 only place values and loop.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from typing import Any, Mapping
 
 from referee.games.hermetica.picture import MOON, SIDE, SUN, UNIT_NAME, ActionReport, Board, HermeticaPicture
 from referee.geometry.grid import LETTERS
 from referee.render import descriptions, page
+from referee.render.hermetica_mat import (
+    Arrow, Mark, Path, Token, Words, column_labels, hexes, layout, shrink,
+)
+from referee.render.hermetica_sheet import paper as sheet
 from referee.render.palette import HERMETICA, HERMETICA_RULES, chosen, style
 from referee.render.header import SVG_WIDTH, TEXT_WIDTH, Header, text_head, wrap_all
 from referee.render.templates import render
@@ -94,18 +96,21 @@ def last_words(picture: HermeticaPicture, head: Header) -> tuple[str | None, lis
 
 TEXT_LEGEND = (
     "A Adept  F Fire  E Earth  W Water: Sun upper case, Moon lower case",
-    "#..# Wall  [..] Sun's Shield  {..} Moon's Shield  *..* Prime  =..= Horizon",
-    "(..) touched by the last ply",
+    "\"F c9\": Sun's Fire on c9   #..# Wall  [..] Sun's Shield  {..} Moon's Shield",
+    "*..* Prime  =..= Horizon  (..) touched by the last ply",
 )
-CELL_WIDTH = 4  # characters per column: barrier mark, two for the content, barrier mark
+# Characters per column: the barrier mark, the unit's letter, a space, the hex's name (up to
+# three characters, e.g. d12) and the closing mark. Every hex is named, as in the SVG, so a
+# unit's cell and every Wall read off the diagram: "#f b6 #" is Moon's Fire on a Wall on b6.
+CELL_WIDTH = 7
 
 
 def _text_cell(picture: HermeticaPicture, cell: int, touched: set[int]) -> str:
-    """Four characters: the barrier (or the last ply's, the Horizon's or the Prime's mark) on
-    both sides of the unit's letter, or of the cell's number when no unit stands there."""
+    """Seven characters: the barrier (or the last ply's, the Horizon's or the Prime's mark) on
+    both sides of the unit's letter, if any, and the hex's name."""
     board = picture.board
     unit = picture.units.get(cell)
-    middle = f" {unit.letter}" if unit is not None else f"{board.grid.coords[cell][1] + 1:>2}"
+    middle = f"{unit.letter if unit is not None else ' '} {board.name(cell):<3}"
     if cell in picture.walls:
         return f"#{middle}#"
     if picture.shields.get(SUN) == cell:
@@ -126,7 +131,7 @@ def _on_horizon(board: Board, cell: int) -> bool:
 
 
 def board_lines(picture: HermeticaPicture) -> list[str]:
-    """The mat as monospace lines, top first: one line per half cell, columns four characters
+    """The mat as monospace lines, top first: one line per half cell, columns seven characters
     apart, the column letters under each column's bottom cell and over its top cell."""
     grid = picture.board.grid
     touched = touched_cells(picture)
@@ -139,7 +144,7 @@ def board_lines(picture: HermeticaPicture) -> list[str]:
     for q in range(grid.columns):
         cells = grid.column_cells(q)
         for h in (grid.doubled[cells[0]][1] - 1, grid.doubled[cells[-1]][1] + 1):
-            canvas[h][CELL_WIDTH * q + 2] = LETTERS[q]
+            canvas[h][CELL_WIDTH * q + 3] = LETTERS[q]
     return ["  " + "".join(canvas[h]).rstrip() for h in range(top, -2, -1)]
 
 
@@ -153,108 +158,6 @@ def text(picture: HermeticaPicture, head: Header) -> str:
 # -- SVG -------------------------------------------------------------------------------------
 
 UNIT = 58.0  # pixels between neighbouring cell centres
-
-
-@dataclass(frozen=True)
-class Hex:
-    name: str
-    points: str
-    css: str  # "cell", plus "horizon-sun" / "horizon-moon" / "prime"
-
-
-@dataclass(frozen=True)
-class Token:
-    """A unit: a circle for Sun, a diamond for Moon (owner by shape), its letter inside."""
-
-    name: str
-    x: float
-    y: float
-    letter: str
-    seat: int
-    points: str  # the diamond, for Moon
-    words: str
-
-
-@dataclass(frozen=True)
-class Mark:
-    x: float
-    y: float
-    text: str
-    css: str
-
-
-@dataclass(frozen=True)
-class Arrow:
-    x1: float
-    y1: float
-    x2: float
-    y2: float
-    css: str
-
-
-@dataclass(frozen=True)
-class Path:
-    """A unit's whole move in the last ply: one line through every hex it stepped on."""
-
-    points: str
-    words: str
-
-
-@dataclass(frozen=True)
-class Words:
-    x: float
-    y: float
-    css: str
-    text: str
-
-
-@dataclass(frozen=True)
-class Inked:
-    """Words of the printable sheet with their own colour (its SVG holds no style sheet)."""
-
-    x: float
-    y: float
-    fill: str
-    text: str
-
-
-def _layout(board: Board, unit: float, top_left: tuple[float, float]):
-    """A function from board units to drawing positions (y down), and the drawing's size."""
-    grid = board.grid
-    xs = [x for c in grid for x, _ in grid.corners(c)]
-    ys = [y for c in grid for _, y in grid.corners(c)]
-    pad = 0.6  # room for the column letters
-    left, right, bottom, top = min(xs) - pad, max(xs) + pad, min(ys) - pad, max(ys) + pad
-
-    def place(x: float, y: float) -> tuple[float, float]:
-        return (round(top_left[0] + (x - left) * unit, 2), round(top_left[1] + (top - y) * unit, 2))
-
-    return place, (right - left) * unit, (top - bottom) * unit
-
-
-def _hexes(board: Board, place, walls=frozenset()) -> list[Hex]:
-    hexes = []
-    for cell in board.grid:
-        points = " ".join("%s,%s" % place(*p) for p in board.grid.corners(cell))
-        css = "cell"
-        if cell in board.horizons[SUN]:
-            css += " horizon-sun"
-        elif cell in board.horizons[MOON]:
-            css += " horizon-moon"
-        if cell in board.primes.values():
-            css += " prime"
-        hexes.append(Hex(board.name(cell), points, css))
-    return hexes
-
-
-def _column_labels(board: Board, place) -> list[Words]:
-    grid, labels = board.grid, []
-    for q in range(grid.columns):
-        cells = grid.column_cells(q)
-        for cell, dy in ((cells[0], -0.75), (cells[-1], 0.75)):
-            x, y = grid.centre(cell)
-            labels.append(Words(*place(x, y + dy), "coord", LETTERS[q]))
-    return labels
 
 
 def _cell_names(picture: HermeticaPicture, place, aside: frozenset[int] = frozenset()) -> list[Words]:
@@ -341,12 +244,12 @@ def svg(picture: HermeticaPicture, head: Header, palette: str | None = None, bar
     moon_words, sun_words = side_words(board, MOON, palette), side_words(board, SUN, palette)
     # The Moon's label sits between the players and the board, the Sun's right under it.
     board_top = page.BARE_MARGIN if bare else page.MARGIN + (len(above) + 1.6) * page.LINE
-    place, board_w, board_h = _layout(board, UNIT, (0, board_top))
+    place, board_w, board_h = layout(board, UNIT, (0, board_top))
     lines_of_words = [("head", w.text) for w in above] + [("text", t) for t in below] + [("result", t) for t in result]
     lines_of_words += [] if bare else [("side", moon_words), ("side", sun_words)]
     width = board_w + 2 * page.BARE_MARGIN if bare else page.page_width(board_w, lines_of_words)
     shift = (width - board_w) / 2
-    place, _, _ = _layout(board, UNIT, (shift, board_top))
+    place, _, _ = layout(board, UNIT, (shift, board_top))
     sides = [Words(page.MARGIN, page.line_y(board_top - 1.3 * page.LINE, 0), "side moonside", moon_words),
              Words(page.MARGIN, page.line_y(board_top + board_h, 0, 0.4), "side sunside", sun_words)]
     legend_y = board_top + board_h + 1.6 * page.LINE
@@ -365,12 +268,12 @@ def svg(picture: HermeticaPicture, head: Header, palette: str | None = None, bar
         tokens.append(Token(board.name(cell), x, y, unit.letter, unit.seat, diamond, unit_words(unit)))
     walls = []
     for cell in sorted(picture.walls):
-        walls.append(" ".join("%s,%s" % place(*_shrink(grid, cell, p, 0.9)) for p in grid.corners(cell)))
+        walls.append(" ".join("%s,%s" % place(*shrink(grid, cell, p, 0.9)) for p in grid.corners(cell)))
     shields = []
     for seat in (SUN, MOON):
         cell = picture.shields.get(seat)
         if cell is not None:
-            points = " ".join("%s,%s" % place(*_shrink(grid, cell, p, 0.8)) for p in grid.corners(cell))
+            points = " ".join("%s,%s" % place(*shrink(grid, cell, p, 0.8)) for p in grid.corners(cell))
             x, y = place(*grid.centre(cell))
             shields.append((points, f"shield-{SIDE[seat].lower()}",
                             Mark(round(x - UNIT * 0.45, 2), y, "S" if seat == SUN else "M", "shieldlabel")))
@@ -380,7 +283,7 @@ def svg(picture: HermeticaPicture, head: Header, palette: str | None = None, bar
         if steps:
             chain = [steps[0].start] + [seg.end for seg in steps]
             for cell in {chain[0], chain[-1]}:
-                ends.append(" ".join("%s,%s" % place(*_shrink(grid, cell, p, 0.93)) for p in grid.corners(cell)))
+                ends.append(" ".join("%s,%s" % place(*shrink(grid, cell, p, 0.93)) for p in grid.corners(cell)))
             if len(set(chain)) > 1:
                 centres = [place(*grid.centre(c)) for c in chain]
                 centres[-1] = _short_of(centres[-2], centres[-1], r * 0.75)
@@ -414,7 +317,7 @@ def svg(picture: HermeticaPicture, head: Header, palette: str | None = None, bar
         title=descriptions.title(head),
         desc=words(picture),
         **page.canvas(width, height),
-        hexes=_hexes(board, place),
+        hexes=hexes(board, place),
         walls=walls,
         shields=shields,
         tokens=tokens,
@@ -424,7 +327,7 @@ def svg(picture: HermeticaPicture, head: Header, palette: str | None = None, bar
         crosses=crosses,
         names=_cell_names(picture, place, frozenset(news) & frozenset(board.primes.values())),
         marks=_band_marks(board, place, news),
-        labels=_column_labels(board, place),
+        labels=column_labels(board, place),
         texts=texts,
         radius=round(r, 2),
         style=style(HERMETICA_RULES, chosen(HERMETICA, palette), font=font, capture_size=font * 1.6),
@@ -466,14 +369,5 @@ def _arrow(x1: float, y1: float, x2: float, y2: float, css: str, gap: float) -> 
                  round(x2 - ux * gap, 2), round(y2 - uy * gap, 2), css)
 
 
-def _shrink(grid, cell: int, point: tuple[float, float], factor: float) -> tuple[float, float]:
-    cx, cy = grid.centre(cell)
-    return (cx + (point[0] - cx) * factor, cy + (point[1] - cy) * factor)
-
-
-def paper(game, options: Mapping[str, Any], picture: HermeticaPicture, paper_name: str,
-          palette: str | None = None) -> str:
-    """The printable sheet (the drawer's hook), drawn by render/hermetica_sheet.py."""
-    from referee.render.hermetica_sheet import paper as sheet
-
-    return sheet(game, options, picture, paper_name, palette)
+# The printable sheet, the drawer's `paper` hook, is drawn by render/hermetica_sheet.py.
+paper = sheet

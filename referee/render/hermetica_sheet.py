@@ -11,7 +11,7 @@ from typing import Any, Mapping
 from referee.games.hermetica.picture import MOON, SIDE, SUN, HermeticaPicture
 from referee.render import page
 from referee.render.header import option_summary
-from referee.render.hermetica import Inked, Words, _column_labels, _hexes, _layout, _shrink
+from referee.render.hermetica_mat import Inked, Words, column_labels, hexes, layout, shrink
 from referee.render.palette import SHEET, chosen
 from referee.render.templates import render
 
@@ -28,11 +28,11 @@ def paper(game, options: Mapping[str, Any], picture: HermeticaPicture, paper_nam
     board_w, board_h = max(xs) - min(xs) + 2 * pad, max(ys) - min(ys) + 2 * pad
     sheet = page.fit(board_w, board_h, paper_name)
     unit = sheet.cell
-    place, _, _ = _layout(board, unit, sheet.board_origin(board_w, board_h))
+    place, _, _ = layout(board, unit, sheet.board_origin(board_w, board_h))
     scheme = options["scheme"]
     ink = chosen(SHEET, palette).inks
     wall_shapes = [
-        " ".join("%s,%s" % place(*_shrink(grid, c, p, 0.85)) for p in grid.corners(c))
+        " ".join("%s,%s" % place(*shrink(grid, c, p, 0.85)) for p in grid.corners(c))
         for c in sorted(picture.walls)
     ]
     names = []
@@ -59,11 +59,11 @@ def paper(game, options: Mapping[str, Any], picture: HermeticaPicture, paper_nam
               + " ".join(f"{SIDE[seat]}'s Horizon (shaded): "
                          f"{', '.join(board.name(c) for c in sorted(board.horizons[seat], key=lambda c: grid.coords[c]))}; "
                          f"{SIDE[seat]}'s Prime: {board.name(board.primes[seat])}." for seat in (SUN, MOON))),
-        hexes=_hexes(board, place),
+        hexes=hexes(board, place),
         walls=wall_shapes,
         names=names,
         marks=marks,
-        labels=_column_labels(board, place),
+        labels=column_labels(board, place),
         name_size=round(unit * 0.22, 2),
         mark_size=round(unit * 0.15, 2),
         label_size=round(unit * 0.38, 2),

@@ -64,6 +64,24 @@ def player_keys(items: list[str] | None) -> list[tuple[int, str]]:
     return [(seat, key.strip()) for seat, key in _seat_pairs(items, lambda key: key.startswith(KEY_PREFIX), usage)]
 
 
+def bot_seats(items: list[str] | None, default: float) -> list[tuple[int, float]]:
+    """`--bot SEAT[=SECONDS]` as (seat, seconds) pairs: the engine's seconds a move, `default`
+    where none is given."""
+    pairs = []
+    usage = "--bot takes SEAT or SEAT=SECONDS, e.g. --bot 2 or --bot 2=10"
+    for item in items or []:
+        seat_text, sep, seconds_text = item.partition("=")
+        seat = seat_number(seat_text)
+        try:
+            seconds = float(seconds_text) if sep else default
+        except ValueError:
+            seconds = None
+        if seat is None or seconds is None or seconds != seconds:  # NaN is no time
+            raise UsageError(f"{usage}, not {item!r}")
+        pairs.append((seat, seconds))
+    return pairs
+
+
 def _seat_pairs(items: list[str] | None, fits: Callable[[str], bool], usage: str) -> list[tuple[int, str]]:
     """SEAT=TEXT items as (seat, text) pairs; an item without a seat number, or whose text
     (without its spaces) does not fit, is exit 2 with the option's usage."""
