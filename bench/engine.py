@@ -127,8 +127,10 @@ def run_games(tasks: list[dict[str, Any]], jobs: int) -> list[dict[str, Any]]:
 def matches(kind: str, names: list[str], games: int, seconds: float, against: float | None) -> list[dict[str, Any]]:
     """The tasks of a strength run: `games` games per game, seats alternating."""
     tasks = []
-    for name in names:
-        for number in range(games):
+    # Number-major: every game gets its first games before any its later ones, so that a run
+    # stopped early (a long one is read from its log) leaves samples of like size in each game.
+    for number in range(games):
+        for name in names:
             engine_seat = 1 + number % 2
             other = None if kind == "random" else against
             seats = {engine_seat: seconds, 3 - engine_seat: other}
