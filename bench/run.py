@@ -28,7 +28,22 @@ What is measured (and the targets, where there is one):
   `--archives-only` runs these rows alone); `referee status` at most 1.4 × and `referee move` on 60 plies at most 1.7 × the
   import of typer; a 150-ply Harmijan game replayed at least 10 × faster than by the code when
   that target was set, timed side by side with it (HARMIJAN_BASELINES); and the peak memory of `validate` over 10,000 records against
-  1,000 (flat: the records are not all held at once).
+  1,000 (flat: the records are not all held at once);
+- replay growth: a hand-written side-12 odd record of 90 plies against the same game at 360
+  plies, CPU time, the fastest of several runs each (target: 4 × the plies in under 6 × the
+  time: a replay grows linearly with the plies). `--replay-only` prints the in-process replay
+  rows alone (throughput, the 61-ply record, the growth, a turn on 60 plies): a quick check
+  after a change to the replay.
+- random playouts per second from the start position, one core, in-process (what a search's
+  strength rests on): each game's `playout` beside the hooks' default (`Game.playout`, move by
+  move through the rules), in interleaved rounds; targets for odd side 5, hermit 7×7 square
+  and hermit hex 5: Ludii 1.3.12's `Game.playout` on a machine of this kind (PLAYOUT_CASES;
+  `--playouts-only` runs these rows alone, with the next).
+- random playouts per second where a search cuts them: harmijan size 6 and hermetica (dawn) from a
+  position after the setup, by the game's own `playout` and by the default of games/base.py
+  (the hooks, move by move, every legal move listed at every ply) in the same run, each for the
+  same stretch of time; Hermetica's playouts are cut after the same number of turns either
+  way, the search's cut and 8 turns.
 """
 
 from __future__ import annotations
@@ -56,8 +71,9 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from referee.games import GAMES  # noqa: E402
-from referee.record import Record, parse_record  # noqa: E402
-from referee.replay import Replay, replay, start  # noqa: E402
+from referee.games.base import Game, count  # noqa: E402
+from referee.record import Entry, Record, parse_record  # noqa: E402
+from referee.replay import RESIGN, Replay, replay, start  # noqa: E402
 from referee.turn import take_turn  # noqa: E402
 
 SAMPLES = ROOT / "sample_games"
@@ -71,6 +87,20 @@ HARMIJAN_BASELINES = {
     "when the target was set": "3fc5768",
     "before the speed work": "f9cf997",
 }
+
+
+# Random playouts from the start: label, game, options, and the target where there is one —
+# Ludii 1.3.12's random playouts per second (its `Game.playout`) measured on one core of a
+# machine of this kind.
+PLAYOUT_CASES = [
+    ("odd, side 5", "odd", {"size": 5}, 4028),
+    ("hermit, square 7×7", "hermit", {"board": "square", "size": 7}, 1627),
+    ("hermit, hex side 5", "hermit", {"board": "hex", "size": 5}, 1145),
+    ("odd, side 12", "odd", {"size": 12}, None),
+    ("harmijan, size 6", "harmijan", {}, None),
+    ("hermetica, dawn", "hermetica", {}, None),
+    ("crab, one player", "crab", {}, None),
+]
 
 
 # -- timing ----------------------------------------------------------------------------------
@@ -123,7 +153,7 @@ def random_play(game_id: str, options: dict[str, Any], seed: int, stop_after: in
 
 def finished_samples(folder: str) -> list[Replay]:
     plays = [replay(parse_record(p.read_bytes(), str(p))) for p in sorted((SAMPLES / folder).glob("*.toml"))]
-    return [p for p in plays if p.outcome() is not None and not p.resigned]
+    return [p for p in plays if p.outcome() is not None and not p.ended_by(RESIGN)]
 
 
 def plain_array_form(text: str) -> str:
@@ -197,7 +227,7 @@ def throughput(runs: int) -> list[dict[str, Any]]:
     rows = []
     for label, plays in cases:
         game = plays[0].game
-        parsed = [(p.options, _setup(game, p.record.setup, p.options), p.played) for p in plays]
+        parsed = [(p.options, _setup(game, p.record.setup, p.options), [ply.move for ply in p.line[1:]]) for p in plays]
         records = [p.record for p in plays]
         texts = [p.record.to_toml().encode("utf-8") for p in plays]
 
@@ -234,6 +264,68 @@ def _setup(game, setup: dict[str, Any], options: dict[str, Any]) -> dict[str, An
     return full
 
 
+def _odd_record(plies: int, seed: int = 1) -> Record:
+    """A hand-written side-12 odd record (397 cells) of `plies` random legal plies: no stamps,
+    no seal, so its replay is the notation and the rules alone."""
+    play = start(Record("odd", {"size": 12}))
+    rng = random.Random(seed)
+    for _ in range(plies):
+        play.push(str(play.game.random_move(play.state, rng)))
+    return Record("odd", {"size": 12}, moves=[Entry(text) for text in play.entries])
+
+
+def _fastest_cpu(work: Callable[[], Any], runs: int) -> float:
+    """The fastest of `runs` runs of `work` in CPU seconds, the garbage collector off: other
+    work on a busy machine, and garbage left by earlier measurements, do not count."""
+    gc.collect()
+    gc.disable()
+    try:
+        best = float("inf")
+        for _ in range(runs):
+            t0 = time.process_time()
+            work()
+            best = min(best, time.process_time() - t0)
+        return best
+    finally:
+        gc.enable()
+
+
+def replay_growth(runs: int) -> dict[str, float]:
+    """How replay time grows with the plies: 90 against 360 plies of one side-12 odd game."""
+    short, long = _odd_record(90), _odd_record(360)
+    replay(short)  # the board graph is built once per size: not part of either replay
+    rounds = max(runs, 9)
+    short_s = _fastest_cpu(lambda: replay(short), rounds)
+    long_s = _fastest_cpu(lambda: replay(long), rounds)
+    return {"ms_90": 1000 * short_s, "ms_360": 1000 * long_s, "ratio": long_s / short_s}
+
+
+def turn_ms(runs: int) -> float:
+    """One `referee move` in-process on a 60-ply sealed odd record: the fork, the move, the new
+    record built and sealed (no file, no start-up)."""
+    play = random_play("odd", {"size": 5}, 2, stop_after=60)
+    move = str(play.game.legal_moves(play.state)[0])
+    at = dt.datetime(2026, 2, 1, tzinfo=UTC)
+    return 1000 * median_time(lambda: take_turn(play, move, at=at), runs)
+
+
+def replay_rows(runs: int) -> str:
+    """`--replay-only`: the in-process replay timings, as a short table."""
+    games, forms, growth = throughput(runs), toml_forms(runs), replay_growth(runs)
+    lines = ["| in-process replay | plies | replay of a read record | from the record's bytes |",
+             "|---|---:|---:|---:|"]
+    lines += [f"| {row['games']} ({row['records']} games) | {row['plies_per_game']:g} "
+              f"| {row['replay_games_per_s']:,.0f}/s | {row['end_to_end_games_per_s']:,.0f}/s |" for row in games]
+    lines += [
+        "",
+        f"61-ply odd record: replay {forms['replay_ms']:.3f} ms. A turn on 60 plies (fork, move, "
+        f"seal): {turn_ms(runs):.3f} ms.",
+        f"Replay growth, side-12 odd: 90 plies {growth['ms_90']:.2f} ms, 360 plies "
+        f"{growth['ms_360']:.2f} ms: {growth['ratio']:.2f} × the time for 4 × the plies (target < 6 ×).",
+    ]
+    return "\n".join(lines)
+
+
 def toml_forms(runs: int) -> dict[str, float]:
     """One finished 61-ply odd record, as `validate` handles it: the TOML reading in both
     record forms, the whole reading of the record (TOML and shape checks), then the replay."""
@@ -259,9 +351,9 @@ def listings(runs: int) -> list[dict[str, Any]]:
     harmijan = random_play("harmijan", {"size": 7}, 3)
     game = harmijan.game
     # The position of the game with the longest listing: every stone free to move and place.
-    in_play = [k for k, s in enumerate(harmijan.states) if s.phase == "play" and game.to_move(s) is not None]
-    crowded = max(in_play, key=lambda k: len(game.legal_moves(harmijan.states[k])))
-    state = harmijan.states[crowded]
+    in_play = [k for k, s in enumerate(p.position for p in harmijan.line) if s.phase == "play" and game.to_move(s) is not None]
+    crowded = max(in_play, key=lambda k: len(game.legal_moves(harmijan.position(k))))
+    state = harmijan.position(crowded)
     count = len(game.legal_moves(state))
     stones = sum(1 for v in state.stones if v)
     rows.append({
@@ -284,7 +376,7 @@ def listings(runs: int) -> list[dict[str, Any]]:
     worst = (0.0, "", None)
     for path in sorted((SAMPLES / "hermetica").glob("*.toml")):
         play = replay(parse_record(path.read_bytes()))
-        for ply, state in enumerate(play.states):
+        for ply, state in enumerate(p.position for p in play.line):
             if state.phase == "turns" and state.winner is None:
                 took = fastest(lambda: hermetica.legal_actions(hermetica.begin_turn(state)), 2)
                 worst = max(worst, (took, f"{path.name}, ply {ply}", state), key=lambda w: w[0])
@@ -294,6 +386,112 @@ def listings(runs: int) -> list[dict[str, Any]]:
         "moves": len(hermetica.legal_actions(hermetica.begin_turn(state))),
         "ms": 1000 * median_time(lambda: hermetica.legal_actions(hermetica.begin_turn(state)), runs),
     })
+    return rows
+
+
+def playout_rates(seconds: float, rounds: int) -> list[dict[str, Any]]:
+    """Random playouts per second from each case's start position: the game's own `playout`
+    and the hooks' default (`Game.playout`, move by move), the same where a game gives no
+    path of its own. Each round runs each playout for at least `seconds` (one playout at
+    least); rounds interleave the playouts, so a busy moment on the machine touches each
+    alike; the median of the rounds' rates."""
+    from referee.data import builtin_data
+
+    rows = []
+    for label, game_id, given, target in PLAYOUT_CASES:
+        game = GAMES[game_id]
+        options = game.resolve_options(given)
+        files = {name: builtin_data(kind, options[name]) for name, kind in game.data_options.items()}
+        state = game.start(options, game.new_setup(options, files, 1))
+        own = type(game).playout is not Game.playout
+        ways = {"own": game.playout, "default": lambda s, rng: Game.playout(game, s, rng)}
+        if not own:
+            del ways["own"]
+        rates: dict[str, list[float]] = {way: [] for way in ways}
+        spent = dict.fromkeys(ways, 0.0)
+        rng = random.Random(1)
+        for playout in ways.values():
+            playout(state, rng)  # warm-up: caches, the board's layout
+        for _ in range(rounds):
+            for way, playout in ways.items():
+                if spent[way] >= seconds * rounds:
+                    continue  # playouts of seconds each (hermetica's default): fewer rounds
+                done, t0 = 0, time.perf_counter()
+                while True:
+                    playout(state, rng)
+                    done += 1
+                    elapsed = time.perf_counter() - t0
+                    if elapsed >= seconds:
+                        break
+                rates[way].append(done / elapsed)
+                spent[way] += elapsed
+        default = statistics.median(rates["default"])
+        rows.append({
+            "games": label,
+            "own_per_s": statistics.median(rates["own"]) if own else None,
+            "default_per_s": default,
+            "target_per_s": target,
+        })
+    return rows
+
+
+def playout_table(rows: list[dict[str, Any]], rounds: int, loads: list[list[float]]) -> str:
+    lines = [
+        f"| random playouts per second, from the start, one core (median of {count(rounds, 'round')}) "
+        "| the game's playout | the hooks' default | ratio | target (Ludii 1.3.12) |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for row in rows:
+        own, default = row["own_per_s"], row["default_per_s"]
+        target = f"≥ {row['target_per_s']:,}" if row["target_per_s"] else ""
+        lines.append(
+            f"| {row['games']} | {f'{own:,.0f}' if own is not None else '(the default)'} "
+            f"| {f'{default:,.0f}' if default >= 10 else f'{default:.2f}'} "
+            f"| {f'{own / default:,.0f} ×' if own is not None else ''} | {target} |"
+        )
+    before, after = (", ".join(f"{x:.2f}" for x in load) for load in loads)
+    lines.append(f"\nLoad average (1, 5, 15 min) on {os.cpu_count()} cores: {before} before these rows, "
+                 f"{after} after.")
+    return "\n".join(lines)
+
+
+def playout_targets(rows: list[dict[str, Any]]) -> list[tuple[str, str, bool]]:
+    return [(f"{row['games']}: ≥ {row['target_per_s']:,} random playouts/s (Ludii 1.3.12)",
+             f"{row['own_per_s']:,.0f}/s (default {row['default_per_s']:,.0f}/s)",
+             row["own_per_s"] >= row["target_per_s"])
+            for row in rows if row["target_per_s"]]
+
+
+def cut_playout_rows(seconds: float) -> list[dict[str, Any]]:
+    """Random playouts per second from a position after the setup: the game's `playout` and
+    the default one (games/base.py, move by move through the hooks) side by side, each run for
+    `seconds` of wall time (at least one playout); CPU seconds beside, as the machine is shared."""
+    from referee.games.base import Game
+    from referee.games.hermetica.playout import TURNS
+
+    rows = []
+    def turns(n: int) -> str:
+        return f"{n} turn" + ("" if n == 1 else "s")
+
+    for game_id, options, label, limit in (
+        ("harmijan", {"size": 6}, "harmijan size 6, after the setup and the colour choice, to the end", 1000),
+        ("hermetica", {"scheme": "dawn"}, f"hermetica (dawn), after the element plies, cut after {turns(TURNS)} "
+         "(the search's cut)", TURNS),
+        ("hermetica", {"scheme": "dawn"}, "hermetica (dawn), after the element plies, cut after 8 turns", 8),
+    ):
+        setup = random_play(game_id, options, 5, stop_after=2 if game_id == "harmijan" else 6)
+        game, state = setup.game, setup.state
+        row: dict[str, Any] = {"position": label}
+        for name, playout in (("fast", game.playout), ("default", lambda s, r, n: Game.playout(game, s, r, n))):
+            rng = random.Random(11)
+            count, wall0, cpu0 = 0, time.perf_counter(), time.process_time()
+            while count == 0 or time.perf_counter() - wall0 < seconds:
+                playout(state, rng, limit)
+                count += 1
+            row[f"{name}_per_s"] = count / (time.perf_counter() - wall0)
+            row[f"{name}_per_cpu_s"] = count / (time.process_time() - cpu0)
+        row["speed_up"] = row["fast_per_cpu_s"] / row["default_per_cpu_s"]
+        rows.append(row)
     return rows
 
 
@@ -520,7 +718,23 @@ def main() -> None:
     parser.add_argument("--json", default=str(ROOT / "bench" / "results.json"), help="where to write the results")
     parser.add_argument("--standings-only", action="store_true", help="only the standings over 10,000 records (printed, not written)")
     parser.add_argument("--archives-only", action="store_true", help="only the archive rows of validate (printed, not written)")
+    parser.add_argument("--playout-seconds", type=float, default=1.0, help="least time a round runs each playout")
+    parser.add_argument("--playouts-only", action="store_true", help="only the random playout rows (printed, not written)")
+    parser.add_argument("--replay-only", action="store_true", help="only the in-process replay rows (printed, not written): a quick check")
+    parser.add_argument("--cut-playout-seconds", type=float, default=10.0, help="wall time of each cut playout timing")
     args = parser.parse_args()
+    if args.playouts_only:
+        m, before = machine(), os.getloadavg()
+        rows = playout_rates(args.playout_seconds, args.rounds)
+        print(f"Machine: {m['cpu']}, {m['cores']} cores; Python {m['python']}; {m['date']}\n")
+        print(playout_table(rows, args.rounds, [before, os.getloadavg()]))
+        print("\n".join(f"{t}: {m} — {'met' if ok else 'NOT met'}" for t, m, ok in playout_targets(rows)))
+        print()
+        print(cut_playout_table(cut_playout_rows(args.cut_playout_seconds)))
+        return
+    if args.replay_only:
+        print(replay_rows(args.runs))
+        return
     if args.standings_only:
         with tempfile.TemporaryDirectory() as tmp:
             print(json.dumps(standings_many(Path(tmp)), indent=2))
@@ -540,10 +754,15 @@ def main() -> None:
         games = throughput(args.runs)
         forms = toml_forms(args.runs)
         lists = listings(args.runs)
+        cut_playouts = cut_playout_rows(args.cut_playout_seconds)
         club = standings_many(work)
         harmijan = harmijan_replay(work, args.rounds, args.runs)
         many = archives(work, args.rounds)
         memory = validate_memory(work)
+        growth = replay_growth(args.runs)
+    plays_load = [os.getloadavg()]
+    plays = playout_rates(args.playout_seconds, args.rounds)
+    plays_load.append(os.getloadavg())
 
     floor = cli['python -c "import typer"']
     odd5, odd12 = games[0], games[1]
@@ -559,9 +778,12 @@ def main() -> None:
           for row in harmijan["baselines"][:1]),
         ("validate peak RSS over 10,000 records flat (≤ 1.1 × over 1,000)",
          f"{memory['records_10000_mib']:.0f} MiB vs {memory['records_1000_mib']:.0f} MiB", memory["ratio"] <= 1.1),
+        ("replay of 4 × the plies < 6 × the time (side-12 odd, 90 → 360 plies)",
+         f"{growth['ratio']:.2f} × ({growth['ms_90']:.1f} → {growth['ms_360']:.1f} ms)", growth["ratio"] < 6),
         ("odd side 5: ≥ 5,000 games/s (rules)", f"{odd5['rules_games_per_s']:,.0f} games/s", odd5["rules_games_per_s"] >= 5000),
         ("odd side 12: < 20 ms a game (rules)", f"{odd12['ms_per_game_rules']:.1f} ms", odd12["ms_per_game_rules"] < 20),
         ("hermetica mid-game listing < 20 ms", f"{hermetica_mid['ms']:.1f} ms", hermetica_mid["ms"] < 20),
+        *playout_targets(plays),
     ]
     results = {
         "machine": machine(),
@@ -574,16 +796,33 @@ def main() -> None:
         "throughput": [{k: round(v, 2) if isinstance(v, float) else v for k, v in row.items()} for row in games],
         "toml_61_ply_odd_record": {k: round(v, 3) for k, v in forms.items()},
         "listing": [{k: round(v, 2) if isinstance(v, float) else v for k, v in row.items()} for row in lists],
+        "cut_playouts": [{k: round(v, 2) if isinstance(v, float) else v for k, v in row.items()} for row in cut_playouts],
         "standings_10000": {k: round(v, 2) if isinstance(v, float) else v for k, v in club.items()},
         "harmijan_150_replay": {k: round(v, 2) if isinstance(v, float) else v for k, v in harmijan.items()},
         "archives": [{k: round(v, 3) if isinstance(v, float) else v for k, v in row.items()} for row in many],
         "validate_memory": {k: round(v, 2) if isinstance(v, float) else v for k, v in memory.items()},
+        "playouts": [{k: round(v, 2) if isinstance(v, float) else v for k, v in row.items()} for row in plays],
+        "playouts_load": plays_load,
+        "replay_growth": {k: round(v, 2) for k, v in growth.items()},
         "load": os.getloadavg(),
         "targets": [{"target": t, "measured": m, "met": ok} for t, m, ok in targets],
     }
     Path(args.json).write_text(json.dumps(results, indent=2, ensure_ascii=False) + "\n", encoding="utf-8")
     print(report(results))
     print(f"\nwritten to {args.json}")
+
+
+def cut_playout_table(rows: list[dict[str, Any]]) -> str:
+    lines = [
+        "| random playouts per second | the game's playout | the default (hooks, move by move) | ratio (CPU) |",
+        "|---|---:|---:|---:|",
+    ]
+    lines += [
+        f"| {row['position']} | {row['fast_per_s']:,.1f}/s ({row['fast_per_cpu_s']:,.1f} per CPU s) "
+        f"| {row['default_per_s']:,.2f}/s ({row['default_per_cpu_s']:,.2f} per CPU s) | {row['speed_up']:.1f} × |"
+        for row in rows
+    ]
+    return "\n".join(lines)
 
 
 def archive_table(rows: list[dict[str, Any]], rounds: int) -> str:
@@ -640,6 +879,7 @@ def report(results: dict[str, Any]) -> str:
         "|---|---:|---:|",
     ]
     lines += [f"| {row['position']} | {row['moves']} | {row['ms']:.1f} ms |" for row in results["listing"]]
+    lines += ["", cut_playout_table(results["cut_playouts"])]
     lines += ["", archive_table(results["archives"], results["rounds"])]
     memory, hj = results["validate_memory"], results["harmijan_150_replay"]
     older = "; ".join(f"{row['code']} ({row['commit']}): {row['ms']:.1f} ms, {row['speed_up']:.1f} × slower"
@@ -652,6 +892,7 @@ def report(results: dict[str, Any]) -> str:
         f"{hj['kept_kib_150']:.0f} KiB after 150 plies, {hj['kept_kib_75']:.0f} KiB after 75. Load average during the run: "
         f"{', '.join(f'{x:.1f}' for x in results['load'])}.",
     ]
+    lines += ["", playout_table(results["playouts"], results["rounds"], results["playouts_load"])]
     club = results["standings_10000"]
     lines += [
         "",

@@ -1,7 +1,7 @@
 """What a player chose, by name: the game, its options and their data files, the players of a
 new game, and the seat a player means by a number, a name or an address (SPEC §4, §8b).
 
-The command line has already taken the words apart (cli_syntax.py); here they are checked
+The command line has already taken the words apart (cli/syntax.py); here they are checked
 against the game: whether it has that option or seat, whether a value fits it.
 """
 
@@ -12,7 +12,7 @@ from typing import Any, Mapping
 from referee.data import data_file
 from referee.errors import UsageError
 from referee.games import GAMES, Game
-from referee.players import seat_number, seats_called
+from referee.players import seat_number, seat_problem, seats_called
 from referee.record import MAX_TEXT_CHARS
 from referee.replay import Replay
 
@@ -45,10 +45,11 @@ def game_players(game: Game, options: dict[str, Any], names: list[tuple[int, str
                  keys: list[tuple[int, str]] | None) -> dict[int, dict[str, str]]:
     """[players] from (seat, name) pairs (`--player`) and (seat, public key) pairs (`--key`)."""
     players: dict[int, dict[str, str]] = {}
+    seats = range(1, game.seat_count(options) + 1)
     for seat, name in names or []:
-        seats = game.seat_count(options)
-        if not 1 <= seat <= seats:
-            raise UsageError(f"{game.name} has seats 1–{seats} here, not {seat}")
+        problem = seat_problem(seat, seats, game.name)
+        if problem:
+            raise UsageError(f"--player {seat}=…: {problem}")
         if len(name) > MAX_TEXT_CHARS:
             raise UsageError(f"--player {seat}=…: a name of over {MAX_TEXT_CHARS} characters")
         players[seat] = {"name": name.strip()}
@@ -69,7 +70,7 @@ def seat_named(play: Replay, text: str, option: str = "--as") -> int:
     in [players] (case-insensitive). Anything else is exit 2, saying what the seats are."""
     seats = play.seats
     number = seat_number(text)
-    if number is not None and number in seats:
+    if number is not None and seat_problem(number, seats, play.game.name) is None:
         return number
     found = seats_called(play.record.players, text) if number is None else []
     if len(found) == 1:

@@ -95,6 +95,10 @@ def _posix(at: dt.datetime) -> float:
     return (at if at.tzinfo is not None else at.replace(tzinfo=dt.timezone.utc)).timestamp()
 
 
+# Below this many records a run is over before its speed tells anything: no line on it.
+SPEED_RECORDS = 1_000
+
+
 class Report(NamedTuple):
     standings: Standings
     seconds: float  # reading and judging the records
@@ -110,11 +114,16 @@ class Report(NamedTuple):
     def lines(self) -> list[str]:
         return drawing.text(self.standings)
 
-    def speed(self) -> str:
-        """How fast the records were judged: for stderr, never in the standings themselves."""
+    def speed(self) -> str | None:
+        """How fast the records were judged, for stderr (never in the standings themselves):
+        "no records found" when there were none, and a line of records per second for a large
+        archive (SPEED_RECORDS or more), where it tells how long the next run will take; None
+        for a handful of records."""
         count = self.standings.records
         if not count:
             return "no records found"
+        if count < SPEED_RECORDS:
+            return None
         rate = f"{count / self.seconds:,.0f}" if self.seconds > 0 else "∞"
         processes = "1 process" if self.workers == 1 else f"{self.workers} processes"
         return f"judged {count:,} records in {self.seconds:.1f} s: {rate} records/s ({processes})"

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from referee import seal
+from referee.bots import replies
 from referee.choices import seat_named
 from referee.clock import now, short_words, stamp, words
 from referee.errors import RecordError, RefereeError, UsageError
@@ -21,10 +22,12 @@ from referee.keys import check_signatures
 from referee.mail import build_message, record_from_message
 from referee.diagrams import svg_diagram, text_diagram, to_png
 from referee.pictures import review_page
+from referee.play import check_size
 from referee.players import seats_at
 from referee.record import parse_record
+from referee.render.header import in_words, plain, result_words, who, who_and_seat, wrap
 from referee.replay import CLAIM, Replay, replay
-from referee.reports import load
+from referee.reports import load, record_in
 
 ATTACHMENTS = ("html",)
 # SPEC §9: how long before the game reached a receiver its clock may have started, unasked.
@@ -32,15 +35,16 @@ START_SLACK = 86_400.0
 
 
 def mail(path: str, to: str | None, output: str | None = None, force: bool = False,
-         attach: list[str] | None = None):
+         attach: list[str] | None = None, palette: str | None = None):
     """`referee mail`: the message to send, as an EmailMessage (the record read once).
-    `attach` names extra attachments: "html", the review page of the whole game."""
+    `attach` names extra attachments: "html", the review page of the whole game; the pictures
+    are drawn in `palette` (SPEC §8b; None: the default)."""
     for extra in attach or []:
         if extra not in ATTACHMENTS:
             raise UsageError(f"--attach takes {', '.join(ATTACHMENTS)}, not {extra!r}")
     check_output(output, force)
     data = read_input(path, "record")
-    play = replay(parse_record(data, path))
+    play = replay(record_in(data, path))
     name = Path(path).name
     body = text_diagram(play) + (
         "\nThe record is attached. To answer:\n"
@@ -48,41 +52,44 @@ def mail(path: str, to: str | None, output: str | None = None, force: bool = Fal
         f"  referee move {name} \"<your move>\"\n"
         f"  referee mail {name} -o reply.eml\n"
     )
-    page = review_page(play) if "html" in (attach or []) else None
+    page = review_page(play, palette=palette) if "html" in (attach or []) else None
     if page is not None:
         body += "The review page of the whole game is attached: open it in a web browser.\n"
-    return _message(play, data, name, body, to, html=page)
+    return _message(play, data, name, body, to, palette, html=page)
 
 
-def remind(path: str, to: str | None = None, output: str | None = None, force: bool = False):
+def remind(path: str, to: str | None = None, output: str | None = None, force: bool = False,
+           palette: str | None = None):
     """`referee remind`: a reminder to the seat to move of a game with a clock, with its time
     left and deadline (SPEC §6)."""
     check_output(output, force)
     data = read_input(path, "record")
-    play = replay(parse_record(data, path))
+    play = replay(record_in(data, path))
     seat, clock = play.to_move(), play.clock
     if clock is None:
         raise UsageError(f"{path}: the game has no clock: there is no time to remind of")
     if seat is None:
-        raise UsageError(f"{path}: the game is over ({play.result_sentence()}): nobody is to move")
+        raise UsageError(f"{path}: the game is over ({result_words(play)}): nobody is to move")
     moment = now()
     left = clock.left(seat, moment, True)
     name = Path(path).name
     when = stamp(clock.deadline(seat))
     if left > 0:
-        news = f"Seat {seat}, it is your move in {play.game.name}: {words(left)} left, until {when}."
+        news = f"{who(play, seat)}, it is your move in {play.game.name}: {words(left)} left, until {when}."
     else:
-        news = (f"Seat {seat}, it is your move in {play.game.name}, and your time ran out at {when}: "
+        news = (f"{who(play, seat)}, it is your move in {play.game.name}, and your time ran out at {when}: "
                 "your opponent may claim the game (claim time).")
+    news = "\n".join(plain(line) for line in wrap(news))
     body = (news + "\n\n" + text_diagram(play) + "\nTo answer:\n"
             f"  referee move {name} \"<your move>\"\n  referee mail {name} -o reply.eml\n")
     title = f"Reminder: {play.game.name}, your move ({short_words(left)} left, until {when})" if left > 0 \
         else f"Reminder: {play.game.name}, your move (out of time since {when})"
-    return _message(play, data, name, body, to, title=title, seats=[seat])
+    return _message(play, data, name, body, to, palette, title=title, seats=[seat])
 
 
-def _message(play: Replay, data: bytes, name: str, body: str, to: str | None, **extra: Any):
-    picture = svg_diagram(play)
+def _message(play: Replay, data: bytes, name: str, body: str, to: str | None, palette: str | None,
+             **extra: Any):
+    picture = svg_diagram(play, palette=palette)
     return build_message(play, record_name=name, record_data=data, body=body, svg=picture,
                          png=to_png(picture), to=to, now=now(), **extra)
 
@@ -116,7 +123,8 @@ def receive(message_file: str, output: str | None, mine: str | None, force: bool
     check_signatures(theirs)
     if mine is None:
         with locked(target):  # written as one with any move on it: no move made meanwhile is lost
-            write_atomic(target, attached.record)
+            theirs, data = _engine_replies(theirs, attached.record, target)
+            write_atomic(target, data)
         return Received(theirs, target, False, warnings=_odd_stamps(theirs, 0, attached.sent))
     with locked(target):
         first = not Path(mine).exists()
@@ -126,13 +134,27 @@ def receive(message_file: str, output: str | None, mine: str | None, force: bool
                 return Received(theirs, None, False, my_copy.plies)  # an older mail: nothing new
             problem = seal.divergence(my_copy, theirs)
             if problem:
-                raise RefereeError(f"{message_file} does not extend {mine}: {problem}")
+                raise RefereeError(f"{message_file} does not extend {mine}: {in_words(theirs, problem)}")
         me = _receiver(theirs, seat, attached.to)
         if me is not None:
             _check_not_moved_for(theirs, my_copy, me, attached.sent, accept_start, message_file)
-        write_atomic(target, attached.record)
+        theirs, data = _engine_replies(theirs, attached.record, target)
+        write_atomic(target, data)
     known = my_copy.plies if my_copy is not None else 0
     return Received(theirs, target, first, warnings=_odd_stamps(theirs, known, attached.sent))
+
+
+def _engine_replies(theirs: Replay, data: bytes, target: str) -> tuple[Replay, bytes]:
+    """The received game with the engine's replies where it leaves a seat the engine plays to
+    move (SPEC §10), and the bytes to save: the mail's own bytes when there is none."""
+    bots = theirs.record.bots()
+    if not bots or theirs.game.cooperative or theirs.to_move() not in bots:
+        return theirs, data
+    theirs.record.path = target
+    done = replies(theirs)
+    text = done.play.record.to_toml()
+    check_size(text, done.play.plies)
+    return done.play, text.encode("utf-8")
 
 
 def _receiver(play: Replay, seat: str | None, to: list[str]) -> int | None:
@@ -166,10 +188,10 @@ def _check_not_moved_for(theirs: Replay, mine: Replay | None, me: int, sent: dt.
     clock = theirs.record.clock
     if clock is None:
         return
-    if theirs.ended is not None and str(theirs.played[theirs.ended[0] - 1]) == CLAIM:
+    if theirs.ended_by(CLAIM):
         ply = theirs.ended[0]
-        raise RecordError(f"ply {ply} (claim time) claims a win on time against seat {me}, your seat, "
-                          "which had not moved yet: the game never reached you in time to play",
+        raise RecordError(f"ply {ply} (claim time) claims a win on time against {who_and_seat(theirs, me)}, "
+                          "your seat, which had not moved yet: the game never reached you in time to play",
                           file=message_file)
     reached = sent or now()
     if not accept_start and (reached - clock["start"]).total_seconds() > START_SLACK:

@@ -14,17 +14,18 @@ from referee.render import diagram as drawing
 from referee.replay import Replay
 
 
-def text_diagram(play: Replay, ply: int | None = None) -> str:
-    """The diagram after `ply` (default the last) as text."""
+def text_diagram(play: Replay, ply: int | None = None, palette: str | None = None) -> str:
+    """The diagram after `ply` (default the last) as text: the same in every palette."""
     return drawing.text_diagram(play, ply, _clock_moment(play, ply))
 
 
-def svg_diagram(play: Replay, ply: int | None = None) -> str:
-    return drawing.svg_diagram(play, ply, _clock_moment(play, ply))
+def svg_diagram(play: Replay, ply: int | None = None, palette: str | None = None) -> str:
+    """The diagram after `ply` as SVG, in `palette` (render/palette.py; None: the default)."""
+    return drawing.svg_diagram(play, ply, _clock_moment(play, ply), palette)
 
 
-def png_diagram(play: Replay, ply: int | None = None) -> bytes:
-    return to_png(svg_diagram(play, ply))
+def png_diagram(play: Replay, ply: int | None = None, palette: str | None = None) -> bytes:
+    return to_png(svg_diagram(play, ply, palette))
 
 
 def to_png(svg: str) -> bytes:

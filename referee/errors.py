@@ -8,6 +8,8 @@ command cannot run as asked.
 
 from __future__ import annotations
 
+from typing import Callable
+
 # What a stranger's text may not carry into a terminal, a diagram or a mail header, each to "?"
 # (str.translate; render/header.py's `plain` uses it too): control characters and line
 # separators, which forge lines or repaint a terminal; bidi overrides, embeddings, isolates and
@@ -38,6 +40,16 @@ class RefereeError(Exception):
         self.ply = ply
         self.move = move
         self.action = action
+        # The reason as a player reads it, the players' names for the seats it names (SPEC
+        # §8b), when it differs; `reason` keeps the seat numbers, for JSON.
+        self.said: str | None = None
+
+    def named(self, words: Callable[[str], str]) -> "RefereeError":
+        """Print the reason in `words` (render/header.py's `in_words`: seats by their players'
+        names); keeps a wording set before, by whoever knew better."""
+        if self.said is None:
+            self.said = words(self.reason)
+        return self
 
     def located(self, **where) -> "RefereeError":
         """Fill in whatever location the raiser could not know; keeps what it did know."""
@@ -60,7 +72,8 @@ class RefereeError(Exception):
                 place += f", action {self.action}"
             place += ": "
         # A reason may quote what a stranger typed: quote its start, not a whole megabyte.
-        reason = self.reason if len(self.reason) <= 300 else self.reason[:297] + "…"
+        reason = self.said or self.reason
+        reason = reason if len(reason) <= 300 else reason[:297] + "…"
         # The message goes to a terminal or a mail: a line break or an escape sequence from a
         # stranger's record must not forge lines or repaint the screen.
         return (place + reason).translate(CONTROL)

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import stat
 import sys
 import time
@@ -64,6 +65,14 @@ def read_input(path: str | os.PathLike[str], what: str = "file") -> bytes:
     if len(data) > MAX_INPUT_BYTES:
         raise RecordError(f"larger than {MAX_INPUT_BYTES // 1_000_000} MB: not a {what}", file=name)
     return data
+
+
+def looks_like_mail(data: bytes) -> bool:
+    """Whether `data` is a mail rather than a record: a mail begins with header fields ("From:
+    …"); a record with TOML ("game = …", "[…]", "moves = […]", a comment), which never has a
+    colon right after its first word."""
+    first = data.lstrip(b"\xef\xbb\xbf \t\r\n")[:200].split(b"\n", 1)[0]
+    return re.match(rb"[A-Za-z0-9-]+:", first) is not None
 
 
 def record_files(paths: list[str]) -> list[str]:

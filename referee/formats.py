@@ -41,3 +41,8 @@ def named_by(extension: str) -> str | None:
 
 def extension(name: str) -> str:
     return next(f.extension for f in FORMATS if f.name == name)
+
+
+# The palettes a picture is drawn in (SPEC §8b; render/palette.py holds their colours).
+PALETTES = ("default", "colourblind", "mono")
+DEFAULT_PALETTE = "default"

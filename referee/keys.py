@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from referee.errors import UsageError
 from referee.files import check_output, read_input, write_atomic
+from referee.players import named, names_of
 from referee.replay import Replay
 
 
@@ -48,7 +49,8 @@ def check_signatures(play: Replay) -> None:
     problems = signing(f"{play.record.path}: has signed plies; ").signature_problems(
         play.record, play.digests, play.movers)
     if problems:
-        raise problems[0]
+        names = names_of(play.record.players)  # the seats by their players' names (SPEC §8b)
+        raise problems[0].named(lambda reason: named(reason, names))
 
 
 def signature_note(play: Replay) -> str:

@@ -18,7 +18,8 @@ from typing import NamedTuple
 
 from referee.clock import now as clock_now, short_words
 from referee.errors import CONTROL, RecordError, UsageError
-from referee.render.header import result_words
+from referee.files import looks_like_mail
+from referee.render.header import result_words, who_and_seat
 from referee.replay import Replay
 
 RECORD_TYPE = ("application", "toml")
@@ -80,13 +81,13 @@ def build_message(
     """The message to `seats`, by default the seat whose turn it is (once the game is over: the
     other seats), from the seat that moved last; `title` replaces the usual subject. `html`,
     when given, is the review page, attached too."""
-    last = play.movers[-1] if play.movers else None
+    last = play.line[-1].mover  # None at the start
     if seats is None:
         seats = [play.to_move()] if play.to_move() is not None else [s for s in play.seats if s != last]
     addresses = [a for a in (address_of(play, s) for s in seats) if a]
     recipient = _header_safe(to) if to else ", ".join(addresses)
     if not recipient:
-        listed = " or ".join(f"seat {s}" for s in seats)
+        listed = " or ".join(who_and_seat(play, s) for s in seats)
         raise UsageError(f"{listed} has no mail address in [players]: give one with --to")
     message = EmailMessage(policy=email.policy.SMTP)
     try:
@@ -136,7 +137,7 @@ def record_from_message(data: bytes, name: str) -> Attached:
     """The record attached to a message (or the data itself when it already is a record),
     its file name and when the message says it was sent. Raises a RecordError naming the
     message when there is no record."""
-    if not _looks_like_mail(data):
+    if not looks_like_mail(data):
         return Attached(data, PurePath(name).name, None)
     # The email package parses nested parts and header comments recursively: a hostile message
     # of a few kilobytes could nest them a thousand deep. Count before parsing, and treat what
@@ -145,8 +146,6 @@ def record_from_message(data: bytes, name: str) -> Attached:
         raise RecordError(f"the message has more than {MAX_PARTS} nested parts: not a game's mail", file=name)
     try:
         message = BytesParser(policy=email.policy.default).parsebytes(data)
-        if not message.is_multipart() and not message.get("Content-Type"):
-            raise RecordError("neither a record nor a mail message", file=name)
         found = []
         for part in message.walk():
             filename = part.get_filename() or ""
@@ -155,10 +154,8 @@ def record_from_message(data: bytes, name: str) -> Attached:
     except RecursionError:
         raise RecordError("the message is nested too deeply to be a game's mail", file=name) from None
     if not found:
-        raise RecordError(
-            "the message has no record attached (a .toml attachment): ask the sender to "
-            "send it again with `referee mail`", file=name,
-        )
+        raise RecordError("a mail, but no record (.toml) is attached: ask the sender to send it "
+                          "again with `referee mail`", file=name)
     if len(found) > 1:
         raise RecordError(f"the message has {len(found)} records attached; expected one", file=name)
     return Attached(*found[0], _date(message), _addresses(message))
@@ -179,8 +176,3 @@ def _addresses(message: EmailMessage) -> list[str]:
         return []
 
 
-def _looks_like_mail(data: bytes) -> bool:
-    """A mail begins with header fields ("From: …"); a record with TOML ("game = …", "[…]",
-    "moves = […]", a comment), which never has a colon right after its first word."""
-    first = data.lstrip(b"\xef\xbb\xbf \t\r\n")[:200].split(b"\n", 1)[0]
-    return re.match(rb"[A-Za-z0-9-]+:", first) is not None

@@ -26,15 +26,19 @@ MAX_REVIEW_PLIES = 1_000
 
 
 def diagram(path: str, ply: int | None, fmt: str, output: str | None = None,
-            force: bool = False) -> str | bytes:
+            force: bool = False, palette: str | None = None) -> str | bytes:
     """`referee show`: the position after `ply` (default the last) in the format `fmt` (one of
-    those `show` writes), for `output` (refused if it exists, unless `force`). As HTML, the
-    review page of the whole game, opening at `ply`; as GIF, the animation of plies 0 to `ply`."""
+    those `show` writes), for `output` (refused if it exists, unless `force`), in `palette`
+    (SPEC §8b; None: the default). As HTML, the review page of the whole game, opening at
+    `ply`; as GIF, the animation of plies 0 to `ply`."""
     check_output(output, force)
     play = load(path)
-    if ply is not None and not 0 <= ply <= play.plies:
-        raise UsageError(f"{path}: --ply {ply} is beyond the record, which has plies 0–{play.plies}")
-    return SHOWN[fmt](play, ply)
+    # SPEC §8b: a negative ply counts from the end, -1 being the last.
+    shown = ply + play.plies + 1 if ply is not None and ply < 0 else ply
+    if shown is not None and not 0 <= shown <= play.plies:
+        raise UsageError(f"{path}: --ply {ply} is beyond the record, which has plies 0–{play.plies} "
+                         f"(-1 to -{play.plies + 1} from the end)")
+    return SHOWN[fmt](play, shown, palette)
 
 
 def _bounded(play: Replay, plies: int, what: str) -> None:
@@ -43,31 +47,31 @@ def _bounded(play: Replay, plies: int, what: str) -> None:
                          "(the text, SVG or PNG of any single ply can still be shown with --ply)")
 
 
-def review_page(play: Replay, opening: int | None = None) -> str:
+def review_page(play: Replay, opening: int | None = None, palette: str | None = None) -> str:
     """The review page (SPEC §7): one self-contained HTML file to step through the whole game,
     opening at ply `opening` (default: the last) unless its address says `#ply=N`."""
     _bounded(play, play.plies, "a review page")
-    return review.page(play, opening)
+    return review.page(play, opening, palette)
 
 
-def animation(play: Replay, last: int | None = None) -> bytes:
+def animation(play: Replay, last: int | None = None, palette: str | None = None) -> bytes:
     """The animated GIF (SPEC §7): one frame per ply, from ply 0 (the start) to `last`
     (default: the last ply), that one held longer."""
     from referee.render.animation import gif  # Pillow: only the animation loads it
 
     last = play.plies if last is None else last
     _bounded(play, last, "an animation")
-    return gif([png_diagram(play, ply) for ply in range(last + 1)])
+    return gif([png_diagram(play, ply, palette) for ply in range(last + 1)])
 
 
 # What `show` draws in each of the formats it writes (formats.py: "show").
-SHOWN: dict[str, Callable[[Replay, int | None], str | bytes]] = {
+SHOWN: dict[str, Callable[[Replay, int | None, str | None], str | bytes]] = {
     "text": text_diagram, "svg": svg_diagram, "png": png_diagram, "html": review_page, "gif": animation,
 }
 
 
 def blank_board(game_name: str, options_given: Mapping[str, str] | None, paper: str, fmt: str = "svg",
-                output: str | None = None, force: bool = False) -> str | bytes:
+                output: str | None = None, force: bool = False, palette: str | None = None) -> str | bytes:
     """`referee board`: the empty board of a game as a printable sheet in the format `fmt`,
     for `output`: an SVG in millimetres, or a PDF page of exactly the paper's size (SPEC §8)."""
     game = game_named(game_name)
@@ -76,7 +80,7 @@ def blank_board(game_name: str, options_given: Mapping[str, str] | None, paper: 
     files = data_files(game, options)
     try:
         setup = {name: game.setup_from_file(name, content) for name, content in files.items()}
-        sheet = drawing.paper_board(game, options, setup, paper)
+        sheet = drawing.paper_board(game, options, setup, paper, palette)
     except ValueError as exc:  # a board file without the scheme asked for
         raise UsageError(f"{options.get('board', game.name)}: {exc}") from None
     return SHEETS[fmt](sheet)

@@ -12,6 +12,7 @@ import datetime as dt
 import os
 from typing import Any, Mapping, NamedTuple
 
+from referee.bots import NAME as BOT_NAME, bot_table, check_bots, partner_round, replies
 from referee.choices import data_files, game_named, game_options, game_players, seat_named
 from referee.clock import Control, now
 from referee.errors import UsageError
@@ -28,16 +29,25 @@ from referee.turn import take_turn
 
 def new_game(game_name: str, options_given: Mapping[str, str] | None, names: list[tuple[int, str]] | None,
              keys: list[tuple[int, str]] | None, output: str, force: bool, clock: str | None = None,
-             leave: float | None = None, winnable: bool = False) -> Replay:
+             leave: float | None = None, bots: list[tuple[int, float]] | None = None,
+             winnable: bool = False) -> Turn:
     """Write a new record: the game, its options (`-O` values), players ((seat, name) and
-    (seat, public key) pairs) and [setup] (the data files' content and a deal, for games that
-    deal), and its [clock] when one is asked for, started now. Returns the empty game.
-    `winnable`: a deal the solver proves winnable from the start (SPEC §10)."""
+    (seat, public key) pairs, and the (seat, seconds) of the seats the engine plays) and
+    [setup] (the data files' content and a deal, for games that deal), and its [clock] when one
+    is asked for, started now. Where the engine has the first move, it plays it. Returns the
+    game as written. `winnable`: a deal the solver proves winnable from the start (SPEC §10)."""
     game = game_named(game_name)
     options = game_options(game, options_given)
     if winnable and game.id != "crab":
         raise UsageError(f"--winnable is for crab, whose record holds its deal; not {game.name}")
     players = game_players(game, options, names, keys)
+    if bots:
+        check_bots(bots, game.seat_count(options))
+        for seat, seconds in bots:
+            player = players.setdefault(seat, {"name": BOT_NAME})
+            if "key" in player:
+                raise UsageError(f"--bot {seat}: the engine never signs, so its seat takes no --key")
+            player["bot"] = bot_table(seconds)
     clock_table = None
     if leave is not None and clock is None:
         raise UsageError("--leave gives the days of leave of a clock: give --clock too")
@@ -62,8 +72,9 @@ def new_game(game_name: str, options_given: Mapping[str, str] | None, names: lis
     # SPEC §9: a random identity, sealed in digest 0, so no ply can be carried into another game.
     record = Record(game.id, options, players, setup, path=str(output), id=os.urandom(16).hex(),
                     clock=clock_table)
-    write_atomic(output, record.to_toml(), force=True)
-    return start(record)
+    done = replies(start(record))  # the engine's first move, when it has it
+    write_atomic(output, done.play.record.to_toml(), force=True)
+    return Turn(done.play, done.notes)
 
 
 def _winnable(game: Game, options: dict[str, Any], files: dict[str, Any], entropy: int):
@@ -103,8 +114,13 @@ def play_turn(path: str, move: str, *, seat: int | str | None = None, comment: s
     with locked(path):
         play = load(path)
         mover = seat_named(play, str(seat)) if seat is not None else None
+        partner = bool(play.record.bots()) and play.game.cooperative
+        if partner:  # the engine places for its seats within the player's round
+            move = partner_round(play, move)
         done = take_turn(play, move, seat=mover, comment=comment, at=now(),
-                         conditions=conditions or [], key=key, leave=leave, offer_draw=offer_draw)
+                         conditions=conditions or [], key=key, leave=leave, offer_draw=offer_draw,
+                         bot=partner)
+        done = replies(done.play, done.notes)
         text = done.play.record.to_toml()
         check_size(text, done.play.plies)
         # The picture first: if it cannot be written the command fails before the record

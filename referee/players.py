@@ -1,5 +1,6 @@
-"""Who a seat's player is: the name and mail address a `[players]` entry spells, and which seat
-a player means when they name themselves (`--as Ann`, `--as ann@example.org`, a mail's `To`).
+"""Who a seat's player is: the name and mail address a `[players]` entry spells, which seat
+a player means when they name themselves (`--as Ann`, `--as ann@example.org`, a mail's `To`),
+and the players' names in the sentences a player reads (SPEC §8b: "Bo ran out of time").
 
 A player is known by the mail address in a `[players]` name ("Ann <ann@example.org>"),
 compared case-insensitively; a name without an address by the name itself, compared
@@ -34,6 +35,50 @@ def identity(spelling: str) -> Identity | None:
         return Identity("mail:" + text.lower(), text.lower(), text)
     name = " ".join(text.split())
     return Identity("name:" + name.casefold(), None, name) if name else None
+
+
+MAX_NAME = 40  # a name longer than this is cut where it stands in a sentence
+
+
+def short_name(name: str | None) -> str | None:
+    """The name a sentence uses: "Ann <ann@example.org>" without its address, cut when long;
+    None when the record gives no name (then the seat's number is used)."""
+    if not name:
+        return None
+    bare = re.sub(r"\s*<[^<>]*>\s*$", "", name).strip().strip('"').strip()
+    if not bare:
+        return None
+    return bare if len(bare) <= MAX_NAME else bare[: MAX_NAME - 1] + "…"
+
+
+def names_of(players: Mapping[int, Mapping[str, str]]) -> dict[int, str]:
+    """The name a sentence uses for each seat whose `[players]` entry gives one."""
+    names = {seat: short_name(player.get("name")) for seat, player in players.items()}
+    return {seat: name for seat, name in names.items() if name}
+
+
+# "seat 2", "Seat 2": how the rules and the replay name a seat in their reasons ("seats 1–2"
+# names no one seat, and is left as it is).
+_SEAT = re.compile(r"\b[Ss]eat (\d{1,9})\b")
+
+
+def named(text: str, names: Mapping[int, str]) -> str:
+    """`text` as a player reads it: every seat it names ("seat 2", "Seat 2") that has a
+    player's name (`names`, from `names_of`) called by that name: "seat 2 ran out of time"
+    becomes "Bo ran out of time". The one place where reasons written with seat numbers (the
+    rules, the replay, the record's [result]) meet the players' names."""
+    if not names or "eat " not in text:
+        return text
+    return _SEAT.sub(lambda match: names.get(int(match[1]), match[0]), text)
+
+
+def seat_problem(seat: int, seats: range, game_name: str) -> str | None:
+    """Why `seat` is no seat of a game with `seats`, in words; None when it is one of them.
+    The one check of a seat number, wherever one comes from (`--player`, `--as`, [players])."""
+    if seat in seats:
+        return None
+    which = "only seat 1" if len(seats) == 1 else f"seats {seats[0]}–{seats[-1]}"
+    return f"{game_name} has {which} here, not {seat}"
 
 
 def seat_number(text: str) -> int | None:

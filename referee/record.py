@@ -20,11 +20,13 @@ from referee.toml_reading import load_toml
 
 FORMAT = 1
 TOP_KEYS = ("format", "game", "id", "options", "players", "setup", "clock", "moves", "pending", "result")
-ENTRY_KEYS = ("move", "at", "comment", "leave", "offer", "pending", "digest", "signature")
+ENTRY_KEYS = ("move", "at", "comment", "leave", "offer", "pending", "bot", "digest", "signature")
 _ENTRY_KEY_SET = frozenset(ENTRY_KEYS)
 PENDING_KEYS = ("if", "then")
 RESULT_KEYS = ("winners", "reason")
-PLAYER_KEYS = ("name", "key")
+PLAYER_KEYS = ("name", "key", "bot")
+BOT_KEYS = ("engine", "seconds")  # SPEC §10: a seat the referee's engine plays
+BOT_SECONDS = (0.1, 600.0)
 
 # Records arrive from strangers by mail: anything beyond these is refused before it costs much.
 MAX_RECORD_BYTES = MAX_INPUT_BYTES
@@ -41,11 +43,13 @@ class Entry:
                  digest: str | None = None, signature: str | None = None,
                  line: int | Where | None = None,
                  pending: list[dict[str, str]] | None = None,
-                 leave: tuple[dt.datetime, dt.datetime] | None = None, offer: str | None = None):
+                 leave: tuple[dt.datetime, dt.datetime] | None = None, offer: str | None = None,
+                 bot: bool = False):
         self.move, self.at, self.comment = move, at, comment
         self.digest, self.signature, self._line = digest, signature, line
         self.pending = [] if pending is None else pending
         self.leave, self.offer = leave, offer  # SPEC §6: leave declared, a draw offered
+        self.bot = bot  # SPEC §10: the engine chose this move, for a bot seat
 
     @property
     def line(self) -> int | None:
@@ -79,6 +83,8 @@ class Entry:
             # (The layout is tomli-w's for short ones.)
             rows = "".join(f"    {{ if = {_string(p['if'])}, then = {_string(p['then'])} }},\n" for p in self.pending)
             lines.append(f"pending = [\n{rows}]\n")
+        if self.bot:
+            lines.append("bot = true\n")
         for key in ("digest", "signature"):
             value = getattr(self, key)
             if value is not None:
@@ -132,6 +138,10 @@ class Record:
     def keys(self) -> dict[int, str]:
         """The public key of every seat that signs its moves."""
         return {seat: p["key"] for seat, p in sorted(self.players.items()) if "key" in p}
+
+    def bots(self) -> dict[int, dict[str, Any]]:
+        """The engine and its seconds a move of every seat the engine plays (SPEC §10)."""
+        return {seat: p["bot"] for seat, p in sorted(self.players.items()) if "bot" in p}
 
     def standing_conditions(self) -> list[dict[str, str]]:
         """The conditional replies waiting for the next ply: those the last ply set (an older
@@ -279,12 +289,31 @@ def _players(table: dict[str, Any], name: str) -> dict[int, dict[str, str]]:
         if not isinstance(value, dict):
             raise _fail(f"player {seat_text} must be a name or a table {{ name = … }}", name)
         _check_keys(value, PLAYER_KEYS, f"player {seat_text}", name)
-        if not all(isinstance(v, str) for v in value.values()) or "name" not in value:
+        texts = [v for k, v in value.items() if k != "bot"]
+        if not all(isinstance(v, str) for v in texts) or "name" not in value:
             raise _fail(f"player {seat_text} needs a name, and name and key are text", name)
-        if any(len(v) > MAX_TEXT_CHARS for v in value.values()):
+        if any(len(v) > MAX_TEXT_CHARS for v in texts):
             raise _fail(f"player {seat_text}: a name or key of over {MAX_TEXT_CHARS} characters", name)
+        if "bot" in value:
+            _bot(value, f"player {seat_text}", name)
         players[int(seat_text)] = value
     return players
+
+
+def _bot(player: dict[str, Any], where: str, name: str) -> None:
+    """A bot seat's table: `bot = { engine = "referee 0.1.0", seconds = 3 }` (SPEC §10)."""
+    bot = player["bot"]
+    if not isinstance(bot, dict):
+        raise _fail(f"{where}: bot must be a table {{ engine = …, seconds = … }}", name)
+    _check_keys(bot, BOT_KEYS, f"{where}'s bot", name)
+    engine, seconds = bot.get("engine"), bot.get("seconds")
+    if not isinstance(engine, str) or not 0 < len(engine) <= 200:
+        raise _fail(f"{where}: bot.engine names the engine, as text", name)
+    low, high = BOT_SECONDS
+    if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not low <= seconds <= high:
+        raise _fail(f"{where}: bot.seconds is a number of seconds a move, {low:g}–{high:g}", name)
+    if "key" in player:
+        raise _fail(f"{where} is played by the engine, which never signs: a bot seat has no key", name)
 
 
 def _moves(raw: Any, text: str, name: str) -> list[Entry]:
@@ -342,8 +371,12 @@ def _moves(raw: Any, text: str, name: str) -> list[Entry]:
             leave = (leave[0], leave[1])
         if "offer" in item and item["offer"] != "draw":
             raise RecordError('offer must be "draw"', file=name, line=line.line(), ply=i + 1, move=item["move"])
+        if "bot" in item and item["bot"] is not True:
+            raise RecordError("bot is true where the engine chose the move, else absent",
+                              file=name, line=line.line(), ply=i + 1, move=item["move"])
         entries.append(Entry(item["move"], at, item.get("comment"), item.get("digest"),
-                             item.get("signature"), line, pending, leave, item.get("offer")))
+                             item.get("signature"), line, pending, leave, item.get("offer"),
+                             bot="bot" in item))
         entry = entries[-1]
         longest.append(max(len(entry.move), len(entry.comment or ""), len(entry.digest or ""),
                            len(entry.signature or "")))

@@ -17,6 +17,7 @@ from referee.clock import Clock, ClockError, now as clock_now, stamp, words
 from referee.data import builtin_data
 from referee.errors import IllegalMoveError, NotationError, RecordError, RefereeError
 from referee.games import GAMES, Game, Move, Outcome, Pass
+from referee.players import named, names_of, seat_problem
 from referee.record import MAX_MOVE_CHARS, Entry, Record
 
 RESIGN = "resign"
@@ -47,24 +48,30 @@ class Standing(NamedTuple):
     offer: int | None = None
 
 
-class Replay:
-    """A record replayed so far: the position after every ply, who made each ply, how the
-    game ended if the players or the clock ended it, and the clock and offers after each ply."""
+class Ply(NamedTuple):
+    """The game after one ply: the move and the seat that made it (None for both at the start,
+    before ply 1), the position it left, and what stands between the players then. A value:
+    a fork shares it."""
 
-    def __init__(self, record: Record, game: Game, options: dict[str, Any], states: list[Any],
-                 played: list[Move] | None = None, movers: list[int] | None = None,
-                 ended: tuple[int, Outcome] | None = None, digests: list[str] | None = None,
-                 standing: list[Standing] | None = None):
+    move: Move | None
+    mover: int | None
+    position: Any
+    standing: Standing
+
+
+class Replay:
+    """A record replayed so far: `line[k]` is the game after k plies (`line[0]` the start), and
+    `ended` how the game ended when the players or the clock ended it."""
+
+    def __init__(self, record: Record, game: Game, options: dict[str, Any], line: list[Ply],
+                 ended: tuple[int, Outcome] | None = None, digests: list[str] | None = None):
         self.record, self.game, self.options = record, game, options
-        self.states = states  # states[k] is the position after k plies
-        self.played = [] if played is None else played  # played[k-1] made ply k
-        self.movers = [] if movers is None else movers  # movers[k-1] is the seat that made ply k
+        self.line = line
         self.ended = ended  # (ply, outcome) of a resignation, a time claim or an agreed draw
         # The seal of each ply of `record` (seal.py), as `replay` checked it or the turn that
         # wrote the record made it; None until asked for (`digests`). Plies tried on a fork
         # have none.
         self._digests = digests
-        self.standing = [Standing()] if standing is None else standing  # standing[k] after k plies
 
     @property
     def digests(self) -> list[str]:
@@ -81,50 +88,45 @@ class Replay:
 
     @property
     def plies(self) -> int:
-        return len(self.played)
+        return len(self.line) - 1
 
     @property
     def entries(self) -> list[str]:
         """The plies played so far, in canonical notation."""
-        return [str(move) for move in self.played]
+        return [str(ply.move) for ply in self.line[1:]]
+
+    @property
+    def movers(self) -> list[int]:
+        """The seat that made each ply, ply 1 first."""
+        return [ply.mover for ply in self.line[1:]]
+
+    def position(self, ply: int | None = None) -> Any:
+        """The position after `ply` plies (default: all of them; 0: the start)."""
+        return self.line[-1 if ply is None else ply].position
 
     @property
     def state(self) -> Any:
-        return self.states[-1]
+        return self.line[-1].position
 
     @property
     def clock(self) -> Clock | None:
-        return self.standing[-1].clock
+        return self.line[-1].standing.clock
 
-    @property
-    def resigned(self) -> bool:
-        return self.ended is not None and str(self.played[self.ended[0] - 1]) == RESIGN
+    def ended_by(self, word: str) -> bool:
+        """Whether the game ended by `word`: RESIGN, CLAIM or ACCEPT."""
+        return self.ended is not None and self.line[self.ended[0]].move.word == word
 
     def outcome(self, ply: int | None = None) -> Outcome | None:
         ply = self.plies if ply is None else ply
         if self.ended and ply >= self.ended[0]:
             return self.ended[1]
-        return self.game.outcome(self.states[ply])
-
-    def result_sentence(self, ply: int | None = None) -> str:
-        """`status`'s result: "Seat 1 to move", "Seat 2 wins: …", "Draw: …"."""
-        outcome = self.outcome(ply)
-        if outcome is None:
-            return f"Seat {self.to_move(ply)} to move"
-        if outcome.summary:
-            return outcome.summary
-        if not outcome.winners:
-            return f"Draw: {outcome.reason}"
-        if len(outcome.winners) == 1:
-            return f"Seat {outcome.winners[0]} wins: {outcome.reason}"
-        seats = ", ".join(str(s) for s in outcome.winners)
-        return f"Seats {seats} win: {outcome.reason}"
+        return self.game.outcome(self.line[ply].position)
 
     def to_move(self, ply: int | None = None) -> int | None:
         ply = self.plies if ply is None else ply
         if self.outcome(ply) is not None:
             return None
-        return self.game.to_move(self.states[ply])
+        return self.game.to_move(self.line[ply].position)
 
     @property
     def seats(self) -> range:
@@ -132,7 +134,7 @@ class Replay:
 
     def forced_pass(self, ply: int) -> bool:
         """Whether ply `ply` is a pass the rules forced (R-G3), not one its seat chose."""
-        return isinstance(self.played[ply - 1], Pass) and self.game.must_pass(self.states[ply - 1])
+        return isinstance(self.line[ply].move, Pass) and self.game.must_pass(self.line[ply - 1].position)
 
     def forced_passes(self) -> list[bool]:
         return [self.forced_pass(ply) for ply in range(1, self.plies + 1)]
@@ -142,26 +144,20 @@ class Replay:
         return seal.written_for(self.record, self.entries, self.movers, self.forced_passes())
 
     def last_move(self, ply: int | None = None) -> Move | None:
-        ply = self.plies if ply is None else ply
-        return self.played[ply - 1] if ply else None
+        """The move that made ply `ply` (default: the last); None at the start."""
+        return self.line[-1 if ply is None else ply].move
 
     def fork(self) -> "Replay":
-        """A copy to try moves on; positions are values, so only the lists are copied."""
-        return Replay(self.record, self.game, self.options, list(self.states), list(self.played),
-                      list(self.movers), self.ended, list(self.digests), list(self.standing))
-
-    def upto(self, ply: int) -> "Replay":
-        """The game as it stood after `ply` plies."""
-        ended = self.ended if self.ended and self.ended[0] <= ply else None
-        return Replay(self.record, self.game, self.options, self.states[: ply + 1], self.played[:ply],
-                      self.movers[:ply], ended, self.digests[:ply], self.standing[: ply + 1])
+        """A copy to try moves on; plies are values, so only the list is copied."""
+        return Replay(self.record, self.game, self.options, list(self.line), self.ended, list(self.digests))
 
     def push(self, text: str, *, at: dt.datetime | None = None,
              leave: tuple[dt.datetime, dt.datetime] | None = None, offer: str | None = None) -> Move:
         """Check and play one entry, stamped `at`, declaring `leave` and offering a draw when
         `offer` is "draw"; on any error the replay is left exactly as it was. Without `at`, the
         clock stands still (a move tried on a fork)."""
-        state, standing = self.state, self.standing[-1]
+        last = self.line[-1]
+        state, standing = last.position, last.standing
         word = " ".join(text.lower().split()) if len(text) <= MAX_MOVE_CHARS else ""
         ended = None
         if word in (RESIGN, CLAIM, ACCEPT):
@@ -198,20 +194,18 @@ class Replay:
                 clock = clock.after(seat, at, own=own, leave=leave)
             except ClockError as exc:
                 raise IllegalMoveError(str(exc)) from None
-        self.states.append(after)
-        self.played.append(move)
-        self.movers.append(mover)
         offered = mover if offer == DRAW else None
         if clock is not standing.clock or offered != standing.offer:
             standing = Standing(clock, offered)
-        self.standing.append(standing)  # unchanged (most plies of a game without a clock): shared
+        # An unchanged standing (most plies of a game without a clock) is shared.
+        self.line.append(Ply(move, mover, after, standing))
         if ended is not None:
             self.ended = (self.plies, ended)
         return move
 
     def _refuse_after_the_end(self) -> None:
         # self.outcome() for the position now, without its look-up of the ply (once a ply)
-        if self.ended is not None or self.game.outcome(self.states[-1]) is not None:
+        if self.ended is not None or self.game.outcome(self.line[-1].position) is not None:
             raise IllegalMoveError("the game is already over")
 
     def _ending(self, word: str, state: Any, standing: Standing,
@@ -273,8 +267,9 @@ def start(record: Record) -> Replay:
         raise RecordError(f"unknown key {unknown[0]!r} in [setup] (allowed: {allowed})", **where)
     seats = game.seat_count(options)
     for seat in record.players:
-        if not 1 <= seat <= seats:
-            raise RecordError(f"[players] names seat {seat}, but {game.name} has seats 1–{seats}", **where)
+        problem = seat_problem(seat, range(1, seats + 1), game.name)
+        if problem:
+            raise RecordError(f"[players] names a seat the game lacks: {problem}", **where)
     setup = dict(record.setup)
     try:
         for name, kind in game.data_options.items():
@@ -296,7 +291,7 @@ def start(record: Record) -> Replay:
         if seats != 2 or game.cooperative:
             raise RecordError(f"[clock]: clocks are for games of two seats, not {game.name}", **where)
         clock = Clock.from_table(record.clock)
-    return Replay(record, game, options, [state], standing=[Standing(clock)])
+    return Replay(record, game, options, [Ply(None, None, state, Standing(clock))])
 
 
 def replay(record: Record, now: dt.datetime | None = None) -> Replay:
@@ -307,14 +302,22 @@ def replay(record: Record, now: dt.datetime | None = None) -> Replay:
     latest = None
     if record.clock is not None:
         latest = (now or clock_now()) + FUTURE_SLACK
-    for number, entry in enumerate(record.moves, 1):
-        _push_entry(play, entry, number, record.path, latest)
-    _check_result(play)
-    sealed = any(entry.digest is not None for entry in record.moves)
-    play.digests = seal.check(record, play.entries) if sealed else None
-    written = play.written_for()
-    _check_written_plies(play, written)
-    _check_signed_seats(play, written)
+    try:
+        for number, entry in enumerate(record.moves, 1):
+            _push_entry(play, entry, number, record.path, latest)
+        _check_result(play)
+        sealed = any(entry.digest is not None for entry in record.moves)
+        play.digests = seal.check(record, play.entries) if sealed else None
+        written = play.written_for()
+        _check_written_plies(play, written)
+        _check_signed_seats(play, written)
+        if record.bots():
+            _check_bot_plies(play)
+    except RefereeError as exc:
+        # The seats the reason names, by their players' names where a player reads it (SPEC
+        # §8b); `validate --json` keeps the seat numbers.
+        names = names_of(record.players)
+        raise exc.named(lambda reason: named(reason, names))
     return play
 
 
@@ -326,7 +329,7 @@ def _check_written_plies(play: Replay, written: list[int]) -> None:
     record = play.record
     keys = record.keys()
     for ply in written:
-        entry, seat = record.moves[ply - 1], play.movers[ply - 1]
+        entry, seat = record.moves[ply - 1], play.line[ply].mover
         if seat in keys and entry.signature is not None:
             continue  # the seat's own word (its signature is checked with the others)
         extras = entry.declarations()
@@ -336,12 +339,44 @@ def _check_written_plies(play: Replay, written: list[int]) -> None:
             extras.append(f"a time stamp of its own ({entry.at.isoformat()}; ply {ply - 1}, "
                           f"which caused it, has {before})")
         if extras:
-            what = "a pass the rules forced" if play.forced_pass(ply) else "a reply from its own conditional moves"
+            what = "a pass the rules forced" if play.forced_pass(ply) else "a reply from the seat's own conditional moves"
             raise RecordError(
                 f"{what}, written for seat {seat} by the other side, carries {' and '.join(extras)}: "
                 f"only seat {seat} may add that, by signing the ply",
                 file=record.path, line=entry.line, ply=ply, move=entry.move,
             )
+
+
+def engine_chose(play: Replay, ply: int) -> bool:
+    """Whether the engine chose ply `ply` (SPEC §10): a move of a seat it plays, or in a
+    cooperative round, a round it placed for one of the seats; never a pass the rules forced
+    nor a resignation, claim or acceptance."""
+    bots = play.record.bots()
+    step = play.line[ply]
+    if not bots or isinstance(step.move, Ending) or play.forced_pass(ply):
+        return False
+    return play.game.cooperative or step.mover in bots
+
+
+def _check_bot_plies(play: Replay) -> None:
+    """SPEC §10: the plies the engine chose for a seat it plays carry `bot = true`, and no
+    other ply does; the other side's referee writes them, so they carry the move and its stamp
+    and nothing that speaks for the engine's seat."""
+    record = play.record
+    for ply, entry in enumerate(record.moves, 1):
+        chose = engine_chose(play, ply)
+        where = {"file": record.path, "line": entry.line, "ply": ply, "move": entry.move}
+        seat = play.line[ply].mover
+        if chose and not entry.bot:
+            raise RecordError(f"seat {seat} is played by the engine, but this move is not marked "
+                              "as the engine's (bot = true)", **where)
+        if entry.bot and not chose:
+            raise RecordError("marked as the engine's (bot = true), but the engine plays no seat "
+                              "that made it", **where)
+        extras = entry.declarations() if chose else []
+        if extras:
+            raise RecordError(f"a move the engine chose carries {' and '.join(extras)}: nobody "
+                              "speaks for the engine's seat", **where)
 
 
 def _check_signed_seats(play: Replay, written: list[int]) -> None:
@@ -353,9 +388,9 @@ def _check_signed_seats(play: Replay, written: list[int]) -> None:
     for ply in seal.needs_signature(record, play.movers, written):
         entry = record.moves[ply - 1]
         if entry.signature is None:
-            seat = play.movers[ply - 1]
+            seat = play.line[ply].mover
             raise RecordError(
-                f"unsigned, but seat {seat} signs its moves (its key is in [players])",
+                f"unsigned, but seat {seat} signs every move (with the key in [players])",
                 file=record.path, line=entry.line, ply=ply, move=entry.move,
             )
 

@@ -9,23 +9,34 @@ libraries (README: Performance).
 from __future__ import annotations
 
 import hashlib
+import itertools
 from typing import Any, Iterator, NamedTuple
 
 from referee import seal
 from referee.archive import internal_error, judge_each
 from referee.clock import now, report as clock_report
 from referee.errors import IllegalMoveError, RefereeError, UsageError
-from referee.games.base import count
-from referee.files import read_input
+from referee.files import looks_like_mail, read_input
 from referee.keys import check_signatures, signature_note
-from referee.record import parse_record, read_record, toml_datetime
-from referee.render.header import header, plain, text_head
+from referee.record import Record, parse_record, toml_datetime
+from referee.games.base import count
+from referee.render.header import (
+    TEXT_WIDTH, columns, cut, header, in_words, plain, result_words, text_head, who,
+)
 from referee.replay import Replay, replay
 
 
 def load(path: str) -> Replay:
     """A record file, read and replayed: every rule, the result and the seal checked."""
-    return replay(read_record(path))
+    return replay(record_in(read_input(path, "record"), path))
+
+
+def record_in(data: bytes, path: str) -> Record:
+    """The record in the bytes of a record file. A mail given where a record belongs is told
+    for what it is (SPEC §8b), not read as broken TOML."""
+    if looks_like_mail(data):
+        raise UsageError("this is a mail: use `referee receive FILE`", file=str(path))
+    return parse_record(data, str(path))
 
 
 
@@ -39,7 +50,7 @@ def status(play: Replay) -> dict[str, Any]:
         "to_move": play.to_move(),
         "over": outcome is not None,
         "winners": list(outcome.winners) if outcome else [],
-        "result": play.result_sentence(),
+        "result": result_words(play, names=False),  # SPEC §4: seats by number
         "score": play.game.score(play.state),
         **play.game.status_extra(play.state),
         "options": play.options,
@@ -61,35 +72,97 @@ def moves(play: Replay, after: str | None) -> dict[str, Any]:
     """`moves --json`: the seat to move and its legal entries (SPEC §4)."""
     to_move = play.to_move()
     listing = play.game.move_listing(play.state, after) if to_move is not None else {"moves": []}
+    bots = play.record.bots()
+    if bots and "placements" in listing and "pattern" in listing:
+        # A cooperative round in which the engine places for its seats (SPEC §10): the player
+        # gives the others' placements, and only those are theirs to choose.
+        listing["placements"] = {seat: own for seat, own in listing["placements"].items() if int(seat) not in bots}
+        listing["pattern"] = " | ".join(f"{seat}: <card> <x>,<y> <rotation>" for seat in listing["placements"])
+        listing["engine"] = sorted(bots)
     return {"to_move": to_move, **listing}
 
 
-
-
-def moves_lines(listing: dict[str, Any]) -> list[str]:
-    """`moves` in words: the seat to move and its moves (or, in a multi-action game, the pattern
-    of a turn), wrapped to a mail's width."""
+def moves_lines(play: Replay, listing: dict[str, Any]) -> list[str]:
+    """`moves` in words: the player to move and their moves (or, in a multi-action game, the
+    pattern of a turn), listed to a mail's width. Hermetica's turn is listed action by action,
+    as "legal first actions" or "legal next actions" after `--after`; the crab game's
+    placements that move Hermie come first, marked `*` (SPEC §8b)."""
     to_move = listing["to_move"]
     if to_move is None:
         return ["The game is over: no moves."]
     moves = listing["moves"]
+    placements = listing.get("placements", {})
+    player = who(play, to_move)
     if "pattern" in listing:
-        lines = [f"Seat {to_move} plays: {listing['pattern']}"]
+        # Four seats' form is wider than a mail: broken between seats where it must be.
+        lines = _listed(f"{player} plays: {listing['pattern']}".split(" | "), separator=" | ")
+        if listing.get("engine"):
+            seats = ", ".join(str(seat) for seat in listing["engine"])
+            lines.append(f"The engine places for seat {seats} within your round.")
+        if placements:
+            lines += ["A placement marked * recreates the pattern: Hermie moves if every seat's",
+                      "does. The Wave's step shown is the one if every seat placed alike."]
         # A cooperative round takes one placement per seat: each seat's own choices.
-        for seat, placements in listing.get("placements", {}).items():
-            lines += [f"Seat {seat} can place ({len(placements)}):", _wrap(placements)]
-        return lines
-    return [f"Seat {to_move} has {len(moves)} legal moves:", _wrap(moves)]
+        for seat, own in placements.items():
+            lines += [f"{who(play, int(seat))} can place ({len(own)}):", *_placement_lines(own, together=True)]
+        return [plain(line) for line in lines]
+    if placements:
+        marked = sum(p["hermie"] for p in placements["1"])
+        which = f"the {marked} marked * move Hermie" if marked else "none moves Hermie"
+        return [plain(f"{player} has {count(len(moves), 'legal placement')}; {which}:"),
+                *_placement_lines(placements["1"])]
+    if listing.get("phase") == "turns":
+        return _action_lines(play, listing)
+    return [plain(f"{player} has {count(len(moves), 'legal move')}:"), *_listed(moves)]
 
 
-def _wrap(words: list[str], width: int = 78) -> str:
+def _action_lines(play: Replay, listing: dict[str, Any]) -> list[str]:
+    """A turn of several actions (Hermetica): its first actions, or its next ones after those
+    already chosen, and how the turn may end instead."""
+    seat, moves, left = listing["to_move"], listing["moves"], listing["actions_left"]
+    done = listing.get("after")
+    which = "next" if done else "first"
+    how_many = count(len(moves), f"legal {which} action") if moves else f"no legal {which} action"
+    stop = ":" if moves else "."
+    if done is None:
+        lines = [plain(f"{who(play, seat)} has {how_many} (a turn: up to {left}, joined by '; '){stop}")]
+        end = "'pass': a turn of no action."
+    else:
+        lines = [plain(f"After '{done}' ({count(left, 'action')} left), {who(play, seat, capital=False)} has {how_many}{stop}")]
+        end = f"end the turn there: '{done}'."
+    lines += _listed(moves) if moves else []
+    if listing["turn_may_end"]:
+        lines.append(("Or " if moves else "So ") + end)
+    return lines
+
+
+WAVE_STEP = {-1: "the Wave moves left", 0: "the Wave stays", 1: "the Wave moves right"}
+
+
+def _placement_lines(placements: list[dict[str, Any]], together: bool = False) -> list[str]:
+    """A seat's placements (the crab game), as the listing orders them: those that move Hermie
+    first, marked `*`; a heading for each run of placements alike for Hermie and the Wave.
+    `together`: a cooperative game, where a seat's placement only does its part for Hermie."""
+    lines: list[str] = []
+    for (hermie, wave), run in itertools.groupby(placements, key=lambda p: (p["hermie"], p["wave"])):
+        if together:
+            lines.append(f"{'Recreating' if hermie else 'Not recreating'} the pattern, {WAVE_STEP[wave]}:")
+        else:
+            lines.append(f"Hermie {'moves' if hermie else 'stays'}, {WAVE_STEP[wave]}:")
+        lines += _listed([("*" if hermie else "") + p["move"] for p in run])
+    return lines
+
+
+def _listed(items: list[str], width: int = TEXT_WIDTH, separator: str = ", ") -> list[str]:
+    """Items such as moves, joined by `separator`, on lines of at most `width` columns. Not
+    `wrap`: a move holds spaces ("b e5"), and a line breaks only between two moves."""
     lines, line = [], ""
-    for word in words:
-        if line and len(line) + 2 + len(word) > width:
+    for item in items:
+        if line and columns(line) + columns(separator) + columns(item) > width:
             lines.append(line)
             line = ""
-        line = f"{line}, {word}" if line else word
-    return "\n".join(lines + [line])
+        line = f"{line}{separator}{item}" if line else item
+    return lines + [line]
 
 
 def solve(path: str, seconds: float) -> dict[str, Any]:
@@ -104,7 +177,7 @@ def solve(path: str, seconds: float) -> dict[str, Any]:
         raise UsageError(f"{path}: solve is for games with a known deal and no opponent "
                          f"({', '.join(SOLVABLE)}), not {play.game.id}")
     if play.outcome() is not None:
-        raise IllegalMoveError(f"the game is over ({play.result_sentence()}): nothing to solve",
+        raise IllegalMoveError(f"the game is over ({result_words(play)}): nothing to solve",
                                file=play.record.path)
     found, took = solve_within(play.state, seconds)
     report: dict[str, Any] = {"winnable": found.winnable}
@@ -137,9 +210,10 @@ def solve_lines(report: dict[str, Any]) -> list[str]:
 def history(play: Replay) -> dict[str, Any]:
     """`history --json` (SPEC §8): every ply with its seat, player, move, time and comment."""
     plies = []
-    for ply, (entry, seat, move) in enumerate(zip(play.record.moves, play.movers, play.entries), 1):
+    for ply, (entry, step) in enumerate(zip(play.record.moves, play.line[1:]), 1):
+        seat = step.mover
         plies.append({
-            "ply": ply, "seat": seat, "player": play.record.player_name(seat), "move": move,
+            "ply": ply, "seat": seat, "player": play.record.player_name(seat), "move": str(step.move),
             "at": toml_datetime(entry.at) if entry.at is not None else None,
             "comment": entry.comment,
         })
@@ -150,21 +224,16 @@ def history_lines(play: Replay) -> list[str]:
     """`history` in words: one line a ply, its comment on the line below."""
     lines = []
     for item in history(play)["plies"]:
-        who = item["player"] or f"seat {item['seat']}"
+        player = item["player"] or f"seat {item['seat']}"
         when = item["at"][:16].replace("T", " ") + " UTC" if item["at"] else ""
         if len(item["move"]) <= 14:
-            lines.append(_fit(plain(f"{item['ply']:>4}. {item['move']:<14} {when:<20} {who}".rstrip())))
+            lines.append(cut(plain(f"{item['ply']:>4}. {item['move']:<14} {when:<20} {player}".rstrip()), TEXT_WIDTH))
         else:  # a whole Hermetica turn: the move on a line of its own
-            lines.append(_fit(plain(f"{item['ply']:>4}. {item['move']}")))
-            lines.append(_fit(plain(f"{'':>6}{'':<14} {when:<20} {who}".rstrip())))
+            lines.append(cut(plain(f"{item['ply']:>4}. {item['move']}"), TEXT_WIDTH))
+            lines.append(cut(plain(f"{'':>6}{'':<14} {when:<20} {player}".rstrip()), TEXT_WIDTH))
         if item["comment"]:
-            lines.append(_fit(plain(f"      “{item['comment']}”")))
+            lines.append(cut(plain(f"      “{item['comment']}”"), TEXT_WIDTH))
     return lines or ["No moves yet."]
-
-
-def _fit(line: str, width: int = 78) -> str:
-    """A line cut to a mail's width, with an ellipsis where it was cut."""
-    return line if len(line) <= width else line[: width - 1] + "…"
 
 
 class Judgement(NamedTuple):
@@ -189,7 +258,7 @@ def judge(path: str) -> Judgement:
     try:
         data = read_input(path, "record")
         content = hashlib.sha256(data).hexdigest()
-        record = parse_record(data, str(path))
+        record = record_in(data, path)
         plies = len(record.moves)
         play = replay(record)
         return Judgement(play, None, plies, signature_note(play), content)
@@ -212,7 +281,7 @@ def validate(path: str) -> Verdict:
         report: dict[str, Any] = {"file": str(path), "valid": True, "plies": judged.plies, "error": None}
         if judged.play.clock is not None:
             report["clock"] = clock_report(judged.play.clock, judged.play.to_move(), now())
-        return Verdict(report, None, judged.play.result_sentence() + judged.note)
+        return Verdict(report, None, result_words(judged.play) + judged.note)
     return _invalid(path, judged.fault, judged.plies)
 
 
@@ -244,19 +313,19 @@ def verify(path: str, against: str | None) -> list[str]:
     play = load(path)  # a bad digest is found here, at its ply
     record = play.record
     loose = seal.unsealed(record)
-    lines = [f"{path}: {play.plies} plies, " + (
-        "all sealed" if not loose else f"{len(loose)} unsealed (no digest): plies {_ranges(loose)}"
+    lines = [f"{path}: {count(play.plies, 'ply', 'plies')}, " + (
+        "all sealed" if not loose else f"{len(loose)} unsealed (no digest): {_ranges(loose)}"
     )]
     if any(e.signature for e in record.moves):
         check_signatures(play)
         bare = seal.unsigned(record)
-        lines.append("signatures: all valid" + (f"; unsigned plies {_ranges(bare)}" if bare else ""))
+        lines.append("signatures: all valid" + (f"; unsigned {_ranges(bare)}" if bare else ""))
     else:
         lines.append("signatures: none")
     if against is not None:
         problem = seal.divergence(load(against), play)
         if problem:
-            raise RefereeError(f"{path} does not extend {against}: {problem}")
+            raise RefereeError(f"{path} does not extend {against}: {in_words(play, problem)}")
         lines.append(f"{against}: agrees with {path} up to its last ply")
     return lines
 
@@ -264,6 +333,7 @@ def verify(path: str, against: str | None) -> list[str]:
 
 
 def _ranges(plies: list[int]) -> str:
+    """"ply 3", "plies 1–4, 7": plies by number, runs of them as ranges."""
     spans, first = [], None
     for i, ply in enumerate(plies):
         if first is None:
@@ -271,5 +341,5 @@ def _ranges(plies: list[int]) -> str:
         if i + 1 == len(plies) or plies[i + 1] != ply + 1:
             spans.append(str(first) if first == ply else f"{first}–{ply}")
             first = None
-    return ", ".join(spans)
+    return ("ply " if len(plies) == 1 else "plies ") + ", ".join(spans)
 

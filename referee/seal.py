@@ -40,8 +40,9 @@ def canonical_json(value: Any) -> str:
 
 
 def header_text(record: Record, *, keys: bool = True) -> str:
-    """What digest 0 covers: the game, its id and the seats' public keys when the record has
-    them, its options and its setup. (keys=False: as a referee before SPEC §9 sealed it.)"""
+    """What digest 0 covers: the game, its id, the seats' public keys and the seats the engine
+    plays when the record has them, its options and its setup. (keys=False: as a referee
+    before SPEC §9 sealed it.)"""
     body: dict[str, Any] = {"game": record.game, "options": record.options, "setup": record.setup}
     if record.clock is not None:  # SPEC §6: times written as `at` is
         body["clock"] = {k: toml_datetime(v) if isinstance(v, dt.datetime) else v for k, v in record.clock.items()}
@@ -49,12 +50,15 @@ def header_text(record: Record, *, keys: bool = True) -> str:
         body["id"] = record.id
     if keys and record.keys():
         body["keys"] = {str(seat): key for seat, key in record.keys().items()}
+    if record.bots():  # SPEC §10: which seats the engine plays, sealed like the keys
+        body["bots"] = {str(seat): bot for seat, bot in record.bots().items()}
     return f"{HEADER_TAG}\n{canonical_json(body)}"
 
 
 def entry_text(ply: int, move: str, entry: Entry) -> str:
     """What ply `ply` adds to the chain: its canonical move, time stamp and comment, and the
-    leave, draw offer and conditional replies it carries when it has any (SPEC §6, §9)."""
+    leave, draw offer and conditional replies it carries when it has any (SPEC §6, §9), and
+    that the engine chose it (SPEC §10)."""
     at = toml_datetime(entry.at) if entry.at is not None else None
     body: dict[str, Any] = {"ply": ply, "move": move, "at": at, "comment": entry.comment}
     if entry.leave is not None:
@@ -63,6 +67,8 @@ def entry_text(ply: int, move: str, entry: Entry) -> str:
         body["offer"] = entry.offer
     if entry.pending:
         body["pending"] = entry.pending
+    if entry.bot:
+        body["bot"] = True
     return canonical_json(body)
 
 
@@ -183,7 +189,7 @@ def moved_for(mine, theirs, seat: int, written: list[int]) -> str | None:
     known = mine.plies if mine is not None else 0
     exempt = set(written)
     for ply in range(known + 1, theirs.plies + 1):
-        if theirs.movers[ply - 1] == seat and ply not in exempt:
+        if theirs.line[ply].mover == seat and ply not in exempt:
             said = theirs.record.moves[ply - 1].declarations()
             what = theirs.entries[ply - 1] + (f" with {' and '.join(said)}" if said else "")
             name = theirs.record.player_name(seat)

@@ -1,5 +1,6 @@
-"""Club standings (SPEC §7): who played whom, the results, points, Sonneborn-Berger and Elo
-ratings, worked out from records already judged.
+"""Club standings (SPEC §7, §8b): who played whom, the results, points, Sonneborn-Berger and
+Elo ratings, worked out from records already judged. Players are ranked by points, then
+Sonneborn-Berger, then wins, then name; the Elo rating is shown, never a tie-break.
 
 Pure computation: the records arrive as `Judged` summaries (club.py reads and replays the
 files), and what comes back is plain data for the JSON, the text crosstable and the HTML page.
@@ -379,7 +380,10 @@ def _table(records: list[tuple[Judged, list[Seated]]]) -> Table:
     berger = dict.fromkeys(players, 0.0)
     for key, opponent, score in scores:
         berger[key] += score * players[opponent].points
-    ranked = sorted(players.values(), key=lambda p: (-p.points, -p.rating, p.spelling.casefold(), p.key))
+    # SPEC §8b: points, then Sonneborn-Berger, then wins, then the name; the rating is shown,
+    # never a tie-break (it depends on the order the games finished in).
+    ranked = sorted(players.values(), key=lambda p: (-p.points, -berger[p.key], -p.wins,
+                                                     p.shorts[p.spelling].casefold(), p.spelling.casefold(), p.key))
     rows = [
         Row(number, p.key, p.spelling, p.shorts[p.spelling], p.address, p.wins + p.losses + p.draws,
             p.wins, p.losses, p.draws, p.unfinished, p.points, berger[p.key], p.rating)

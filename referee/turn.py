@@ -23,7 +23,9 @@ from typing import Any, NamedTuple
 from referee import seal
 from referee.errors import IllegalMoveError, RefereeError, UsageError
 from referee.games.base import Pass, count
+from referee.players import seat_problem
 from referee.record import Entry, Record
+from referee.render.header import in_words, result_words, who, who_and_seat
 from referee.replay import Replay
 
 
@@ -43,46 +45,66 @@ def take_turn(
     key: Any = None,
     leave: tuple[dt.datetime, dt.datetime] | None = None,
     offer_draw: bool = False,
+    bot: bool = False,
 ) -> TurnResult:
     """Play `text` for the seat to move (refused unless it is `seat`, when given) and whatever
     conditional replies it triggers; leave `conditions` standing for the opponent's reply;
     sign the new ply with `key` (a signing.Signer) when given; declare `leave` and offer a draw
-    with it (SPEC §6). Every new ply is stamped `at`: the passes it forces and the conditional
-    replies it triggers carry the stamp of the move that made them. Raises a located
-    RefereeError."""
+    with it (SPEC §6); `bot`: the engine chose `text`, for a seat it plays (SPEC §10). Every
+    new ply is stamped `at`: the passes it forces and the conditional replies it triggers carry
+    the stamp of the move that made them. Raises a located RefereeError."""
+    try:
+        return _turn(play, text, seat=seat, comment=comment, at=at, conditions=conditions, key=key,
+                     leave=leave, offer_draw=offer_draw, bot=bot)
+    except RefereeError as exc:
+        # The seats a refusal names, by their players' names (SPEC §8b).
+        raise exc.named(lambda reason: in_words(play, reason))
+
+
+def _turn(play: Replay, text: str, *, seat: int | None, comment: str | None, at: dt.datetime | None,
+          conditions: list[tuple[str, str]] | tuple, key: Any,
+          leave: tuple[dt.datetime, dt.datetime] | None, offer_draw: bool, bot: bool) -> TurnResult:
     work = play.fork()
     before = play.plies
     mover = work.to_move()
     _play(work, text, at, seat, leave=leave, offer="draw" if offer_draw else None)
+    engine = play.record.bots()
+    if not bot and (work.line[before + 1].mover in engine or engine and play.game.cooperative):
+        raise UsageError(f"{who_and_seat(work, work.line[before + 1].mover)} is played by the engine, "
+                         "which makes its own moves").located(
+                             file=play.record.path, ply=before + 1, move=text.strip())
+    if engine and conditions:
+        raise UsageError("conditional moves wait for a player's reply; the engine replies at once")
     mine = work.entries[before]
-    notes = [f"Seat {s} cannot act and passes (R-G3)."
-             for s, move in zip(work.movers[before:], work.played[before:]) if isinstance(move, Pass)]
-    owner = play.movers[-1] if play.movers else None  # who left the standing conditions
+    notes = [f"{who(work, ply.mover)} cannot act and passes (R-G3)."
+             for ply in work.line[before + 1:] if isinstance(ply.move, Pass)]
+    owner = play.line[-1].mover  # who left the standing conditions (None at the start)
     standing = play.record.standing_conditions()
     reply = None
     if standing:
+        whose = f"{who(play, owner)}'s"
         then = next((p["then"] for p in standing if _canonical(work, before, p["if"]) == mine), None)
         if then is None:
-            notes.append(f"Seat {owner}'s conditional moves were dropped: none was for {mine}.")
+            notes.append(f"{whose} conditional moves were dropped: none was for {mine}.")
         elif work.to_move() != owner:  # None once the game is over
-            notes.append(f"Seat {owner}'s conditional reply {then} was dropped: it is not their turn.")
+            notes.append(f"{whose} conditional reply {then} was dropped: it is not their turn.")
         else:
-            reply, note = _answer(work, f"Seat {owner}'s", mine, then, at)
+            reply, note = _answer(work, whose, mine, then, at)
             notes.append(note)
     pending: list[dict[str, str]] = []
     if conditions and reply is not None:
         # The opponent's next move is already known: match the new conditions against it now.
         answer = next((t for i, t in conditions if _canonical(work, work.plies - 1, i) == reply), None)
         if answer is None or work.to_move() != mover:
-            notes.append(f"Your conditional moves were dropped: seat {owner} replied {reply}.")
+            notes.append(f"Your conditional moves were dropped: {who(play, owner, capital=False)} replied {reply}.")
         else:
             notes.append(_answer(work, "Your", reply, answer, at)[1])
     elif conditions:
         pending = [_check_condition(work, mover, i, t) for i, t in conditions]
         notes.append(f"{count(len(pending), 'conditional move')} left for your opponent's reply "
-                     f"(seat {work.to_move()}).")
+                     f"({who(work, work.to_move(), capital=False)}).")
     work.record = _new_record(play, work, at=at, comment=comment, pending=pending, leave=leave,
-                              offer="draw" if offer_draw else None)
+                              offer="draw" if offer_draw else None, bot=bot)
     work.digests = play.digests + seal.extend(
         play.digests[-1] if play.digests else seal.header_digest(play.record),
         before + 1, work.entries[before:], work.record.moves[before:],
@@ -94,30 +116,31 @@ def take_turn(
 def _play(work: Replay, text: str, at: dt.datetime | None, seat: int | None = None, **extra: Any) -> None:
     """Check and play one entry and the passes it forces, on `work`; a refusal is located at
     the record's file, the new ply and the move."""
+    ply = work.plies + 1  # the ply being played, named in any refusal
     try:
         if work.outcome() is not None:
-            raise IllegalMoveError(f"the game is over ({work.result_sentence()})")
-        if seat is not None and seat not in work.seats:
-            seats = work.seats
-            which = "only seat 1" if len(seats) == 1 else f"seats {seats[0]}–{seats[-1]}"
-            raise IllegalMoveError(
-                f"--as {seat}: {work.game.name} has {which} here, and seat {work.to_move()} is to move"
-            )
+            raise IllegalMoveError(f"the game is over ({result_words(work)})")
+        problem = seat_problem(seat, work.seats, work.game.name) if seat is not None else None
+        if problem:
+            raise UsageError(f"--as {seat}: {problem}")
         to_move = work.to_move()
         work.push(text, at=at, **extra)
         # Checked once the entry is read: a time claim is made by the seat not to move. (A
         # refusal here leaves `work` changed, but only the player's own move has a seat, and
         # its refusal ends the whole turn.)
-        if seat is not None and seat != work.movers[-1]:
-            raise IllegalMoveError(f"seat {seat} is not to move: seat {to_move} is")
+        if seat is not None and seat != work.line[-1].mover:
+            refusal = IllegalMoveError(f"seat {seat} is not to move: seat {to_move} is")
+            refusal.said = f"{who_and_seat(work, seat)} is not to move: {who(work, to_move)} is"
+            raise refusal
     except RefereeError as exc:
-        raise exc.located(file=work.record.path, ply=work.plies + 1, move=text.strip())
+        raise exc.located(file=work.record.path, ply=ply, move=text.strip())
     work.push_forced_passes(at)
 
 
 def _new_record(
     play: Replay, work: Replay, *, at: dt.datetime | None, comment: str | None,
     pending: list[dict[str, str]], leave: tuple[dt.datetime, dt.datetime] | None, offer: str | None,
+    bot: bool = False,
 ) -> Record:
     """The record after the turn: the old plies in canonical form with their stamps, comments,
     conditions and signatures, the new plies stamped `at` (the first with the comment, and the
@@ -128,10 +151,10 @@ def _new_record(
     before = play.plies
     entries = [
         Entry(move, entry.at, entry.comment, signature=entry.signature, line=entry.line,
-              pending=entry.pending, leave=entry.leave, offer=entry.offer)
+              pending=entry.pending, leave=entry.leave, offer=entry.offer, bot=entry.bot)
         for move, entry in zip(work.entries, old.moves)
     ]
-    entries += [Entry(move, at, comment, pending=pending, leave=leave, offer=offer) if ply == before
+    entries += [Entry(move, at, comment, pending=pending, leave=leave, offer=offer, bot=bot) if ply == before
                 else Entry(move, at) for ply, move in enumerate(work.entries[before:], before)]
     outcome = work.outcome()
     result = old.result
@@ -151,7 +174,7 @@ def _seal(work: Replay, *, first: int, key: Any) -> None:
         entry.digest = digest
     keys = record.keys()
     if key is not None:
-        seat = work.movers[first]
+        seat = work.line[first + 1].mover
         if seat not in keys:
             raise UsageError(
                 f"seat {seat} has no key in [players]: add  {seat} = {{ name = \"…\", key = "
@@ -164,10 +187,10 @@ def _seal(work: Replay, *, first: int, key: Any) -> None:
     for ply in seal.needs_signature(record, work.movers, work.written_for()):
         if ply <= first:
             continue  # an earlier ply: its signature came with it (and the replay checked it)
-        seat = work.movers[ply - 1]
+        seat = work.line[ply].mover
         if key is None or keys[seat] != key.public:
             raise UsageError(
-                f"seat {seat} signs its moves (its key is in [players]): ply {ply} "
+                f"seat {seat} signs every move (with the key in [players]): ply {ply} "
                 f"({work.entries[ply - 1]}) needs --sign with seat {seat}'s key"
             )
         entry = record.moves[ply - 1]
@@ -183,7 +206,7 @@ def _answer(work: Replay, whose: str, condition: str, then: str,
     try:
         _play(work, then, at)
     except RefereeError as exc:
-        return None, f"{whose} conditional reply {then} was dropped: {exc.reason}."
+        return None, f"{whose} conditional reply {then} was dropped: {in_words(work, exc.reason)}."
     reply = work.entries[start]
     return reply, f"{whose} conditional reply was played: if {condition} then {reply}."
 
@@ -191,7 +214,7 @@ def _answer(work: Replay, whose: str, condition: str, then: str,
 def _canonical(work: Replay, ply: int, text: str) -> str | None:
     """`text` in canonical form as a move in the position after `ply`, or None if unreadable."""
     try:
-        return str(work.game.parse(work.states[ply], text))
+        return str(work.game.parse(work.position(ply), text))
     except RefereeError:
         return None
 

@@ -45,7 +45,7 @@
     ply = Math.max(0, Math.min(last, ply));
     if (ply !== current) {
       image.src = "data:image/svg+xml;charset=utf-8," + encodeURIComponent(svg(ply));
-      image.alt = "The board after ply " + ply;
+      image.alt = "The board after ply " + ply + " (in words: see the ply's panel)";
       panels[current].hidden = true;
       panels[ply].hidden = false;
       items[current].removeAttribute("aria-current");

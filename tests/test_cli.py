@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import json
+import os
+import pty
 import subprocess
 import sys
 import xml.etree.ElementTree as ET
@@ -106,13 +108,18 @@ def test_refused_move_exits_1_names_file_ply_move_reason_and_changes_nothing(cli
     no_traceback(result)
 
 
-def test_move_as_the_wrong_seat_is_refused(cli):
+def test_move_as_the_wrong_seat_names_the_players_and_the_ply_being_played_SPEC_8b(cli):
     path = new_odd(cli)
     before = path.read_bytes()
     result = cli("move", path, "b e5", "--as", "2")
-    assert result.exit_code == 1 and "seat 2 is not to move" in result.stderr
+    assert result.exit_code == 1
+    assert "ply 1 (b e5): Bo (seat 2) is not to move: Ann is" in result.stderr
     assert path.read_bytes() == before
     assert cli("move", path, "b e5", "--as", "1").exit_code == 0
+    assert cli("move", path, "w d4", "--as", "Bo").exit_code == 0
+    # Ply 3 is being played: the refusal names it, not the wrong seat's next ply.
+    result = cli("move", path, "w c3", "--as", "Bo")
+    assert "ply 3 (w c3): Bo (seat 2) is not to move: Ann is" in result.stderr
 
 
 def test_move_on_a_missing_record_exits_2(cli):
@@ -307,11 +314,64 @@ def test_show_draws_any_ply_and_refuses_plies_beyond_the_record(cli):
     assert start.exit_code == 0 and "X" not in start.stdout.split("\n\n")[1]
     assert "[X]" in cli("show", path, "--ply", "1").stdout
     assert cli("show", path, "--ply", "3").exit_code == 2
-    assert cli("show", path, "--ply", "-1").exit_code == 2
     assert cli("show", path, "--format", "svg", "-o", "s.svg").exit_code == 0
     assert ET.parse("s.svg").getroot().tag.endswith("svg")
     assert cli("show", path, "--format", "svg", "-o", "s.svg").exit_code == 2
     assert cli("show", path, "--format", "jpg").exit_code == 2
+
+
+def on_a_terminal(*args: str, cwd: Path) -> tuple[int, bytes, str]:
+    """`referee ARGS` run with its standard output a terminal (a pseudo-terminal): the exit
+    code, what reached the terminal and the standard error."""
+    main, side = pty.openpty()
+    try:
+        done = subprocess.run([sys.executable, "-m", "referee", *args], stdout=side,
+                              stderr=subprocess.PIPE, cwd=cwd, timeout=60)
+    finally:
+        os.close(side)
+    shown = b""
+    while True:
+        try:
+            chunk = os.read(main, 65536)
+        except OSError:  # the terminal's other end is closed: all has been read
+            break
+        if not chunk:
+            break
+        shown += chunk
+    os.close(main)
+    return done.returncode, shown, done.stderr.decode()
+
+
+@pytest.mark.parametrize("args", [
+    ("show", "g.toml", "--format", "png"),
+    ("show", "g.toml", "--format", "gif"),
+    ("board", "odd", "--format", "pdf"),
+])
+def test_a_picture_is_never_written_to_a_terminal_SPEC_8b(cli, tmp_path, args):
+    new_odd(cli)
+    code, shown, errors = on_a_terminal(*args, cwd=tmp_path)
+    assert code == 2 and "give -o FILE" in errors and shown == b""
+
+
+def test_a_picture_goes_down_a_pipe_and_text_to_a_terminal(cli, tmp_path):
+    new_odd(cli)
+    piped = subprocess.run([sys.executable, "-m", "referee", "show", "g.toml", "--format", "png"],
+                           capture_output=True, cwd=tmp_path)
+    assert piped.returncode == 0 and piped.stdout.startswith(b"\x89PNG")
+    code, shown, _ = on_a_terminal("show", "g.toml", cwd=tmp_path)
+    assert code == 0 and b"Ann to move" in shown
+
+
+def test_a_negative_ply_counts_from_the_end_SPEC_8b(cli):
+    path = new_odd(cli)
+    for move in ("b e5", "w d4", "b c3"):
+        cli("move", path, move)
+    assert cli("show", path, "--ply", "-1").stdout == cli("show", path).stdout
+    assert cli("show", path, "--ply", "-2").stdout == cli("show", path, "--ply", "2").stdout
+    assert cli("show", path, "--ply", "-4").stdout == cli("show", path, "--ply", "0").stdout
+    too_far = cli("show", path, "--ply", "-5")
+    assert too_far.exit_code == 2 and "--ply -5 is beyond the record" in too_far.stderr
+    assert cli("show", path, "--ply", "-1", "--format", "svg", "-o", "last.svg").exit_code == 0
 
 
 def test_board_writes_a_true_to_size_sheet(cli):

@@ -18,6 +18,7 @@ from referee.games.crab.deck import check_deal, parse_deck
 from referee.games.crab.position import CrabState
 from referee.record import Entry, Record, parse_record
 from referee.render.diagram import svg_diagram, text_diagram
+from referee.render.header import result_words
 from referee.replay import replay, start
 
 CRAB = GAMES["crab"]
@@ -470,11 +471,12 @@ def test_r_cr9_notation_gives_one_placement_per_seat_in_order():
 
 
 def test_r_g2_resigning_a_crab_game_is_a_loss_for_every_seat():
-    record = Record("crab", {"players": 2})
+    record = Record("crab", {"players": 2}, {1: {"name": "Ann"}})
     p = start(record)
     p.push("resign")
     outcome = p.outcome()
-    assert outcome.winners == () and p.result_sentence() == "Lost: seat 1 resigned"
+    assert outcome.winners == () and result_words(p, names=False) == "Lost: seat 1 resigned"
+    assert result_words(p) == "Lost: Ann resigned"
 
 
 def test_a_record_round_trips_with_its_deal_and_replays_the_same():

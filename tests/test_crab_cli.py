@@ -9,6 +9,7 @@ import xml.etree.ElementTree as ET
 from pathlib import Path
 
 import pytest
+import tomli_w
 
 from referee.data import builtin_data
 from referee.record import read_record
@@ -85,7 +86,71 @@ def test_moves_lists_each_placement_once(cli):
     path = new_crab(cli, "seed=7")
     moves = legal(cli, path)["moves"]
     assert moves and len(moves) == len(set(moves))
-    assert "legal moves" in cli("moves", path).stdout
+    assert f"Ann has {len(moves)} legal placements" in cli("moves", path).stdout
+
+
+def cut(sample: Path, plies: int, to: str) -> Path:
+    """A copy of a sample record as it stood after `plies` rounds."""
+    record = tomllib.loads(sample.read_text())
+    record["moves"] = record["moves"][:plies]
+    record.pop("result", None)
+    Path(to).write_text(tomli_w.dumps(record))
+    return Path(to)
+
+
+def played(cli, path: Path, move: str, to: str) -> dict:
+    """`status --json` of a copy of `path` after `move`."""
+    copy = Path(to)
+    copy.write_bytes(path.read_bytes())
+    result = cli("move", copy, move)
+    assert result.exit_code == 0, result.output
+    return status(cli, copy)
+
+
+def test_moves_lists_first_and_marks_the_placements_that_move_hermie_SPEC_8b(cli):
+    """The JSON gives each placement with "hermie" and "wave", the step the Wave takes when it
+    is played; `moves` lists those that move Hermie first, marked *. Checked by playing them."""
+    path = SAMPLES / "crab-in-progress.toml"
+    listing = legal(cli, path)
+    placements = listing["placements"]["1"]
+    assert [p["move"] for p in placements] == listing["moves"]  # beside "moves", in its order
+    assert all(set(p) == {"move", "hermie", "wave"} and p["wave"] in (-1, 0, 1) for p in placements)
+    hermie = [p for p in placements if p["hermie"]]
+    assert hermie and placements[:len(hermie)] == hermie  # first
+    before = status(cli, path)["score"]
+    for p in hermie + placements[len(hermie):][:3]:
+        after = played(cli, path, p["move"], "copy.toml")["score"]
+        assert (after["hermie"] != before["hermie"]) == p["hermie"], p
+        assert after["wave"] - before["wave"] == p["wave"], p
+    text = cli("moves", path).stdout
+    assert text.startswith(f"Chidi Placeholder has {len(placements)} legal placements; the {len(hermie)} marked * move Hermie:")
+    marked = [w.strip()[1:] for line in text.splitlines() for w in line.split(", ") if w.strip().startswith("*")]
+    assert marked == [p["move"] for p in hermie]
+    assert all(len(line) <= 78 for line in text.splitlines())
+
+
+def test_cooperative_moves_mark_each_seats_share_of_moving_hermie_R_CR9(cli):
+    """Per seat, * marks a placement that recreates the pattern: Hermie moves when every seat
+    plays one (R-CR9), and not when one seat plays an unmarked one."""
+    path = cut(SAMPLES / "crab-coop-2-win.toml", 8, "coop.toml")
+    listing = legal(cli, path)
+    assert listing["moves"] == [] and set(listing["placements"]) == {"1", "2"}
+    marked = {seat: [p for p in own if p["hermie"]] for seat, own in listing["placements"].items()}
+    unmarked = {seat: [p for p in own if not p["hermie"]] for seat, own in listing["placements"].items()}
+    assert marked["1"] and marked["2"] and unmarked["2"]
+    before = status(cli, path)["score"]
+    pairs = [(marked["1"][0], marked["2"][-1]), (marked["1"][-1], marked["2"][0]), (marked["1"][-1], marked["2"][-1])]
+    assert {min(one["wave"], two["wave"]) for one, two in pairs} == {0, 1}  # the Wave held, or not
+    for one, two in pairs:
+        after = played(cli, path, f"1: {one['move']} | 2: {two['move']}", "copy.toml")["score"]
+        assert after["hermie"] == before["hermie"] + 1
+        # Seats placing alike would have made the step shown; together, the smaller holds.
+        assert after["wave"] - before["wave"] == min(one["wave"], two["wave"])
+    after = played(cli, path, f"1: {marked['1'][0]['move']} | 2: {unmarked['2'][0]['move']}", "copy.toml")
+    assert after["score"]["hermie"] == before["hermie"]
+    text = cli("moves", path).stdout
+    assert "A placement marked * recreates the pattern: Hermie moves if every seat's" in text
+    assert f"*{marked['2'][0]['move']}" in text and f"*{unmarked['2'][0]['move']}" not in text
 
 
 @pytest.mark.parametrize(
@@ -187,7 +252,7 @@ def _replay_by_files(cli, sample: Path) -> Path:
         if players > 1:
             listing = legal(cli, path)
             for seat, part in enumerate(entry["move"].split(" | "), 1):
-                assert part.split(": ")[1] in listing["placements"][str(seat)]
+                assert part.split(": ")[1] in [p["move"] for p in listing["placements"][str(seat)]]
         result = cli("move", path, entry["move"], "--as", "1")
         assert result.exit_code == 0, result.output
     return path
@@ -213,7 +278,7 @@ def test_cooperative_moves_give_each_seat_its_placements(cli):
     assert "Seat 2 can place" in text
     s = status(cli, path)
     assert set(s["score"]["hand"]) == {"1", "2"} and s["score"]["pile"]["2"] == 13
-    move = f"1: {listing['placements']['1'][0]} | 2: {listing['placements']['2'][0]}"
+    move = f"1: {listing['placements']['1'][0]['move']} | 2: {listing['placements']['2'][0]['move']}"
     assert cli("move", path, move).exit_code == 0
     shown = cli("show", path).stdout
     assert "Seat 1, play area" in shown and "Seat 2, play area" in shown
@@ -238,3 +303,12 @@ def test_games_offers_the_two_wave_starts_and_new_refuses_the_slot_between(cli):
     assert refused.exit_code == 2 and "6 or 8 (R-CR2)" in refused.stderr
     assert not Path("game.toml").exists()
     assert cli("new", "crab", "-o", "game.toml", "-O", "wave_start=8").exit_code == 0
+
+
+def test_moves_of_four_seats_fit_a_mails_78_columns(cli):
+    path = new_crab(cli, "players=4", "seed=3")
+    lines = cli("moves", path).stdout.splitlines()
+    assert lines[0].startswith("Ann plays: 1: <card> <x>,<y> <rotation> | 2: ")
+    assert [line.startswith(f"{who} can place") for who in ("Ann", "Seat 2", "Seat 3", "Seat 4")
+            for line in lines].count(True) == 4
+    assert max(map(len, lines)) <= 78

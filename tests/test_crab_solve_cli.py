@@ -135,3 +135,35 @@ def test_spec_10_a_cooperative_line_places_for_every_seat_and_wins(cli):
     for entry in report["line"]:
         assert cli("move", path, entry).exit_code == 0
     assert json.loads(cli("status", path, "--json").stdout)["winners"] == [1, 2]
+
+
+def hinted(cli, path, *extra):
+    result = cli("hint", path, "--json", *extra)
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def test_spec_10_a_crab_hint_on_a_winnable_deal_follows_the_solvers_winning_line(cli):
+    path = new_crab(cli, "seed=1")
+    for _ in range(3):  # three hints in a row, each played: still on a winning line
+        advice = hinted(cli, path, "--iterations", "50")
+        assert advice["winnable"] is True and advice["value"] == 1.0
+        assert cli("move", path, advice["move"]).exit_code == 0
+    assert solved(cli, path, "--seconds", "20")["winnable"] is True
+    words = cli("hint", path, "--iterations", "50").stdout
+    assert "can be won" in words and "Winning line:" in words
+
+
+def test_spec_10_a_crab_hint_on_a_lost_deal_says_so_and_still_gives_a_legal_try(cli):
+    path = new_crab(cli, "seed=3", "task=dunes")
+    assert solved(cli, path, "--seconds", "20")["winnable"] is False
+    before = path.read_bytes()
+    advice = hinted(cli, path, "--iterations", "20")
+    assert advice["winnable"] is False and "proven" not in advice
+    assert path.read_bytes() == before  # a hint never writes
+    assert cli("move", path, advice["move"]).exit_code == 0
+
+
+def test_spec_10_a_hint_in_a_game_with_an_opponent_carries_no_winnable(cli):
+    assert cli("new", "odd", "-o", "o.toml").exit_code == 0
+    assert "winnable" not in hinted(cli, "o.toml", "--iterations", "50")

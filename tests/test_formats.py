@@ -6,8 +6,8 @@ from __future__ import annotations
 import pytest
 
 from referee import formats, pictures
-from referee.cli import SheetFormat, ShowFormat
-from referee.cli_syntax import output_format
+from referee.cli.app import SheetFormat, ShowFormat
+from referee.cli.syntax import output_format
 from referee.errors import UsageError
 
 

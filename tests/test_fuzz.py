@@ -41,7 +41,7 @@ from referee.games import GAMES
 from referee.record import Record, parse_record
 from referee.render import page
 from referee.render.diagram import svg_diagram, text_diagram
-from referee.replay import Replay, replay
+from referee.replay import Replay, replay, start
 
 # Long runs (many generated inputs, subprocesses): `python -m pytest -m "not slow"` skips them.
 pytestmark = pytest.mark.slow
@@ -64,6 +64,15 @@ EXAMPLES = {
 GAME_IDS = ("odd", "dustin", "hermit", "harmijan", "hermetica", "crab")
 
 PLAYS = replays_of_samples()
+
+
+def _after(sample: Replay, plies: int) -> Replay:
+    """The sample game as it stood after its first `plies` plies, played again from the start
+    as `referee move` plays a game."""
+    play = start(sample.record)
+    for entry in sample.record.moves[:plies]:
+        play.push(entry.move, at=entry.at, leave=entry.leave, offer=entry.offer)
+    return play
 BY_GAME = {g: sorted(n for n, p in PLAYS.items() if p.game.id == g) for g in GAME_IDS}
 
 
@@ -271,17 +280,17 @@ def test_move_strings_are_played_or_refused(game_id):
     @given(st.sampled_from(names), st.integers(0, 10**6), move_strings(alphabet, legal))
     def run(name, where, text):
         sample = PLAYS[name]
-        play = sample.upto(where % (sample.plies + 1))
+        play = _after(sample, where % (sample.plies + 1))
         plies = play.plies
         if survives(lambda: play.push(text)) is not None:
             # A refused move leaves the game exactly as it was.
-            assert play.plies == plies and len(play.states) == plies + 1
+            assert play.plies == plies and len(play.line) == plies + 1
             return
         # A move the referee accepts is one it can draw and replay from its canonical form.
         text_diagram(play)
         svg_diagram(play)
-        again = sample.upto(plies)
-        again.push(str(play.played[-1]))
+        again = _after(sample, plies)
+        again.push(str(play.last_move()))
         assert again.entries == play.entries
 
     run()

@@ -330,7 +330,7 @@ def test_a_move_after_which_no_placement_is_legal_is_illegal_R_HJ5():
     checked = 0
     for seed in range(40):
         play = random_game(seed, stop=40)
-        for state in play.states[2:]:
+        for state in [ply.position for ply in play.line[2:]]:
             if GAME.to_move(state) is None:
                 continue
             for text in dead_moves(state)[:2]:
@@ -349,12 +349,12 @@ def test_the_referee_writes_forced_passes_and_refuses_a_chosen_pass_R_HJ5_R_G3()
         for index, entry in enumerate(play.entries):
             if entry != "pass":
                 continue
-            before = play.states[index]
+            before = play.position(index)
             colour = before.turn
             assert not before.can_turn[colour] and before.can_turn[3 - colour]
-            assert play.movers[index] == before.seat_of(colour)
+            assert play.line[index + 1].mover == before.seat_of(colour)
             passes += 1
-        for state in play.states[2:]:
+        for state in [ply.position for ply in play.line[2:]]:
             if GAME.outcome(state) is None and state.can_turn[state.turn]:
                 with pytest.raises(IllegalMoveError) as info:
                     GAME.apply(state, GAME.parse(state, "pass"))
@@ -411,7 +411,7 @@ def test_listing_and_checking_agree_R_HJ3_R_HJ4_R_HJ5():
     rng = random.Random(5)
     for seed in range(6):
         play = random_game(seed, size=5, stop=60)
-        for state in play.states[2::7]:
+        for state in [ply.position for ply in play.line[2::7]]:
             if GAME.to_move(state) is None:
                 continue
             listed = {str(m) for m in GAME.legal_moves(state)}
@@ -552,7 +552,7 @@ def test_third_occurrence_of_a_position_ends_the_game_R_HJ8():
             break
     else:
         pytest.fail("no random game ended by repetition")
-    keys = [(s.stones, s.turn) for s in play.states[2:]]
+    keys = [(s.stones, s.turn) for s in [ply.position for ply in play.line[2:]]]
     assert keys.count(keys[-1]) == 3
     assert all(keys[:i + 1].count(k) < 3 for i, k in enumerate(keys[:-1]))
     outcome = play.outcome()
@@ -574,7 +574,7 @@ def test_the_count_starts_after_the_colour_choice_R_HJ8():
 def test_the_count_agrees_with_a_recount_of_every_position_R_HJ8(seed):
     play = random_game(seed)
     keys = []
-    for before, state in zip(play.states[1:], play.states[2:]):
+    for before, state in zip([ply.position for ply in play.line[1:]], [ply.position for ply in play.line[2:]]):
         # A turn never lowers the number of stones, which is what lets the count look back
         # only while that number is unchanged.
         assert state.stones.count(EMPTY) <= before.stones.count(EMPTY)
@@ -602,7 +602,7 @@ def test_states_share_the_repetition_history_instead_of_copying_it_R_HJ8():
     plies keeps n counted positions, not a copy of the history in every state (n²/2)."""
     play = random_game(1)  # 110 plies, 62 of them bites
     assert play.plies >= 100
-    states = play.states[2:]
+    states = [ply.position for ply in play.line[2:]]
     positions = {id(state.stones) for state in states}  # the states' own, not the history's
     held: dict[int, int] = {}
     added = []
@@ -639,7 +639,7 @@ def test_a_game_by_files_from_the_pie_to_a_turn(cli, tmp_path):
     assert cli("moves", "g.toml", "--json").output.strip() == json.dumps(
         {"to_move": 1, "moves": [], "pattern": "setup b <cell> <cell> w <cell> <cell>"}
     )
-    assert "Seat 1 plays: setup b <cell> <cell> w <cell> <cell>" in cli("moves", "g.toml").output
+    assert "Ann plays: setup b <cell> <cell> w <cell> <cell>" in cli("moves", "g.toml").output
     assert cli("move", "g.toml", "setup b f5 e5 w c4 c3", "--as", "1").exit_code == 0
     assert cli("move", "g.toml", "white", "--as", "2").exit_code == 0
     status = json.loads(cli("status", "g.toml", "--json").output)
@@ -716,7 +716,7 @@ def test_the_handwritten_sample_shows_a_bite_a_pass_a_refusal_and_a_second_class
     play = replay(read_record(path))
     assert any("x" in e for e in play.entries)
     assert "pass" in play.entries
-    assert any(dead_moves(s) for s in play.states[2:] if GAME.to_move(s) is not None)
+    assert any(dead_moves(s) for s in [ply.position for ply in play.line[2:]] if GAME.to_move(s) is not None)
     outcome = play.outcome()
     assert outcome.reason.startswith("1st classes tie at") and "2nd class " in outcome.reason
     # The refused move named in the comments really is refused for R-HJ5 at that ply.
@@ -724,7 +724,7 @@ def test_the_handwritten_sample_shows_a_bite_a_pass_a_refusal_and_a_second_class
     ply = int(line.split("ply ")[1].split(":")[0])
     tried = line.split('"')[1]
     with pytest.raises(IllegalMoveError) as info:
-        GAME.apply(play.states[ply - 1], GAME.parse(play.states[ply - 1], tried))
+        GAME.apply(play.position(ply - 1), GAME.parse(play.position(ply - 1), tried))
     assert "R-HJ5" in info.value.reason
 
 

@@ -5,19 +5,23 @@ SPEC §5. Positions are built directly on the standard mat: units by cell ("A" S
 from __future__ import annotations
 
 import random
+import re
 from dataclasses import replace
+from pathlib import Path
 
 import pytest
 
 from referee.errors import IllegalMoveError, NotationError, RefereeError
 from referee.games import GAMES
+from referee.games.hermetica.moves import Turn
 from referee.games.hermetica.position import COPIES, ELEMENTS, HermeticaState, Unit
-from referee.record import Record
+from referee.record import Record, read_record
 from referee.render import hermetica as drawer
 from referee.render.header import Header
-from referee.replay import start
+from referee.replay import replay, start
 
 GAME = GAMES["hermetica"]
+SAMPLES = Path(__file__).resolve().parent.parent / "sample_games"
 
 
 def fresh(scheme: str = "dawn") -> HermeticaState:
@@ -592,8 +596,8 @@ def test_text_diagram_shows_barriers_owners_and_what_the_turn_captured():
     state = position({"c1": "F", "c4": "e", "b6": "f"}, walls=["b6"], shields={2: "e5"})
     after = play(state, "F c1xc4; A d4*d5")
     text = _text(after)
-    assert "#f" in text.replace(" ", "")  # Moon's Fire standing on a Wall
-    assert "{" in text and "[" in text  # both Shields, each with its owner's brackets
+    assert "#f b6 #" in text  # Moon's Fire standing on a Wall
+    assert "{  e5 }" in text and "[  d5 ]" in text  # both Shields, each in its owner's brackets
     assert "1. F c1xc4: captured Moon's Earth on c4" in text
     assert "2. A d4*d5: Shield deployed on d5" in text
     # The spawn counts are the status lines' alone (not repeated under the diagram).
@@ -602,8 +606,65 @@ def test_text_diagram_shows_barriers_owners_and_what_the_turn_captured():
 
 def test_text_diagram_marks_horizons_and_primes():
     text = _text(fresh(), last=False)
-    assert "* A*" in text and "* a*" in text  # the Adepts on their Prime hexes
-    assert "=12=" in text and "= 1=" in text  # d12 on Moon's Horizon, the 1s on Sun's
+    assert "*A d4 *" in text and "*a d9 *" in text  # the Adepts on their Prime hexes
+    assert "=  d12=" in text and "=  a1 =" in text  # d12 on Moon's Horizon, a1 on Sun's
+
+
+# One hex of the text diagram as a player reads it: its marks, the unit's letter and its name
+# (a plain hex ending a line has lost its closing blank).
+TEXT_HEX = re.compile(
+    r"(?P<open>[#\[{(*= ])(?P<unit>[AFEWafew ]) (?P<name>[a-g]\d{1,2}) ?(?P<close>[#\]})*= ]|$)"
+)
+
+
+def read_diagram(text: str) -> dict[str, tuple[str, str, str]]:
+    """Every hex the text diagram names, as (opening mark, unit letter or ' ', closing mark)."""
+    board = text.split("\n\n")[1]  # the title and players, a blank line, the board, a blank line
+    found: dict[str, tuple[str, str, str]] = {}
+    for line in board.splitlines():
+        for m in TEXT_HEX.finditer(line):
+            assert m["name"] not in found, f"{m['name']} is shown twice"
+            found[m["name"]] = (m["open"], m["unit"], m["close"] or " ")
+    return found
+
+
+def _sample_positions():
+    """Every position of every Hermetica sample, with the move that made it."""
+    for path in sorted(SAMPLES.glob("hermetica/*.toml")):
+        game = replay(read_record(path))
+        yield from zip([None, *game.entries], (ply.position for ply in game.line))
+
+
+def test_every_units_cell_and_every_wall_can_be_read_off_the_text_diagram():
+    """Parsed back from the text alone, the diagram of every sample position names every hex
+    once and shows on it what stands there: each unit by its letter (upper case Sun's, lower
+    case Moon's), each Wall between #…#, each Shield in its owner's brackets."""
+    for entry, state in _sample_positions():
+        last = None if entry is None else Turn(())  # the hexes of the last ply marked (..)
+        text = drawer.text(GAME.picture(state, last), Header("Hermetica", [], [], "", [], ""))
+        shown = read_diagram(text)
+        grid = state.board.grid
+        assert set(shown) == {grid.name(c) for c in grid}
+        for cell in grid:
+            opening, letter, closing = shown[grid.name(cell)]
+            unit = state.units[cell]
+            expected = " " if unit is None else unit.kind if unit.seat == 1 else unit.kind.lower()
+            assert letter == expected, (grid.name(cell), entry)
+            if cell in state.walls:
+                assert (opening, closing) == ("#", "#"), grid.name(cell)
+            elif cell == state.shields[0]:
+                assert (opening, closing) == ("[", "]"), grid.name(cell)
+            elif cell == state.shields[1]:
+                assert (opening, closing) == ("{", "}"), grid.name(cell)
+            else:
+                assert "#" not in (opening, closing) and opening + closing not in ("[]", "{}")
+
+
+def test_the_text_diagram_fits_a_mail_and_names_the_hexes_as_the_notation_does():
+    text = _text(play(position({"c1": "F", "b6": "f"}, walls=["b6"]), "F c1-c2"))
+    assert max(len(line) for line in text.splitlines()) <= 78
+    board = text.split("\n\n")[1]
+    assert "(F c2 )" in board and "(  c1 )" in board  # the Fire's move, written as played
 
 
 def test_faq_the_other_sides_shield_gives_no_powers():

@@ -81,6 +81,56 @@ def test_moves_lists_next_actions_and_after(cli):
     assert bad.exit_code == 1 and "not adjacent" in bad.output
 
 
+def test_moves_words_a_turn_as_first_and_next_actions_SPEC_8b(cli):
+    record = set_up(cli)
+    first = cli("moves", record).output
+    count = len(json.loads(cli("moves", record, "--json").output)["moves"])
+    assert first.startswith(f"Ann has {count} legal first actions (a turn: up to 3, joined by '; '):")
+    assert "legal moves" not in first and first.rstrip().endswith("Or 'pass': a turn of no action.")
+    after = cli("moves", record, "--after", "a d4 - d5").output
+    assert after.startswith("After 'A d4-d5' (2 actions left), Ann has ")
+    assert "legal next actions:" in after.splitlines()[0]
+    assert after.rstrip().endswith("Or end the turn there: 'A d4-d5'.")
+    listing = json.loads(cli("moves", record, "--json", "--after", "A d4-d5").output)
+    assert listing["after"] == "A d4-d5" and listing["actions_left"] == 2  # keys added, SPEC §4's kept
+    assert {"to_move", "moves", "phase", "spent", "turn_may_end"} <= set(listing)
+    full = cli("moves", record, "--after", "A d4-d5; +E e1").output
+    assert full.splitlines() == ["After 'A d4-d5; +E e1' (0 actions left), Ann has no legal next action.",
+                                 "So end the turn there: 'A d4-d5; +E e1'."]
+
+
+@pytest.mark.parametrize("typed", ["A d4-d5, F c1-c2", "A d4-d5,F c1-c2", "A d4-d5;F c1-c2", "A d4-d5 ;F c1-c2"])
+def test_a_turn_joined_by_a_comma_or_a_bare_semicolon_reads_as_with_semicolon_space_SPEC_8b(cli, typed):
+    """No Hermetica action holds a ',' (a crab placement does, Hermetica never), so it can
+    only part two actions: `move`, `validate` and `moves --after` read it as '; '."""
+    record = set_up(cli)
+    expected = json.loads(cli("moves", record, "--json", "--after", "A d4-d5; F c1-c2").output)
+    assert json.loads(cli("moves", record, "--json", "--after", typed).output) == expected
+    Path("hand.toml").write_text(record.read_text() + f'\n[[moves]]\nmove = "{typed}"\n')
+    assert cli("validate", "hand.toml").exit_code == 0
+    result = cli("move", record, typed)
+    assert result.exit_code == 0, result.output
+    assert read_record(record).moves[-1].move == "A d4-d5; F c1-c2"  # stored canonically
+
+
+@pytest.mark.parametrize("typed, fixed", [
+    ("A d4-d5 F c1-c2", "A d4-d5; F c1-c2"),
+    ("+E e1 A d4*d5", "+E e1; A d4*d5"),
+    ("A d4-d5 F c1xc4 E b1-b2", "A d4-d5; F c1xc4; E b1-b2"),
+])
+def test_actions_run_together_are_refused_with_the_join_hint_SPEC_8b(cli, typed, fixed):
+    record = set_up(cli)
+    before = record.read_bytes()
+    for result in (cli("move", record, typed), cli("moves", record, "--after", typed)):
+        assert result.exit_code == 1
+        assert f"join actions with '; ', e.g. '{fixed}'" in result.output
+        assert "action 1" in result.output and "Traceback" not in result.output
+    assert record.read_bytes() == before
+    Path("hand.toml").write_text(record.read_text() + f'\n[[moves]]\nmove = "{typed}"\n')
+    report = json.loads(cli("validate", "hand.toml", "--json").output)[0]
+    assert "join actions with '; '" in report["error"]["message"] and report["error"]["action"] == 1
+
+
 def test_moves_after_during_setup_is_a_usage_error(cli):
     record = new_game(cli)
     result = cli("moves", record, "--after", "A d4-d5")

@@ -613,7 +613,7 @@ def test_games_share_one_board_per_kind_and_size_R_HE1(options, board):
 def test_group_counts_agree_with_a_recount_of_the_board_R_HE5(folder):
     samples = Path(__file__).resolve().parent.parent / "sample_games" / folder
     for path in sorted(samples.glob("*.toml")):
-        for state in replay(parse_record(path.read_bytes(), str(path))).states:
+        for state in (ply.position for ply in replay(parse_record(path.read_bytes(), str(path))).line):
             groups = state.grid.components(state.stones)
             for seat in (1, 2):
                 sizes = [len(cells) for owner, cells in groups if owner == seat]

@@ -178,7 +178,7 @@ def test_a_move_made_for_my_seat_is_refused_by_mine_SPEC_8(cli, tmp_path, game):
     assert ann.read_bytes() == before
 
 
-def test_a_message_without_the_record_is_a_clear_error(cli, tmp_path, game):
+def test_a_message_without_the_record_says_so_SPEC_8b(cli, tmp_path, game):
     cli("move", game, "b b2")
     cli("mail", game, "-o", "full.eml")
     message = parse("full.eml")
@@ -188,8 +188,22 @@ def test_a_message_without_the_record_is_a_clear_error(cli, tmp_path, game):
     stripped.set_content(message.get_body(("plain",)).get_content())
     Path("bare.eml").write_bytes(bytes(stripped))
     result = cli("receive", "bare.eml", "-o", "new.toml")
-    assert result.exit_code == 1 and "no record attached" in result.stderr
+    assert result.exit_code == 1 and "a mail, but no record (.toml) is attached" in result.stderr
     assert "Traceback" not in result.output and not Path("new.toml").exists()
+    # A plain mail of nothing but headers and words is told the same.
+    Path("plain.eml").write_text("From: bo@example.org\nTo: ann@example.org\nSubject: hi\n\nMy move!\n")
+    result = cli("receive", "plain.eml", "-o", "new.toml")
+    assert result.exit_code == 1 and "plain.eml: a mail, but no record (.toml) is attached" in result.stderr
+
+
+def test_status_or_validate_of_a_mail_points_to_receive_SPEC_8b(cli, game):
+    cli("move", game, "b b2")
+    assert cli("mail", game, "-o", "to-bo.eml").exit_code == 0
+    for command in ("status", "validate", "history", "show"):
+        result = cli(command, "to-bo.eml")
+        assert result.exit_code == 2, command
+        assert "to-bo.eml: this is a mail: use `referee receive FILE`" in result.output, command
+        assert "TOML" not in result.output
 
 
 def test_receive_needs_somewhere_to_save(cli, game):
@@ -245,7 +259,7 @@ def test_an_unsigned_move_or_resignation_for_a_signing_seat_is_refused_SPEC_9(cl
     before = Path("s.toml").read_bytes()
     for attempt in (("resign",), ("b a1",), ("resign", "--sign", "bo.key")):
         result = cli("move", "s.toml", *attempt)
-        assert result.exit_code == 2 and "seat 1" in result.stderr, attempt
+        assert result.exit_code == 2 and "Ann's key" in result.stderr, attempt
         assert Path("s.toml").read_bytes() == before
 
 
@@ -289,7 +303,7 @@ def test_signing_with_another_seats_key_is_refused(cli):
     keys(cli)
     before = Path("s.toml").read_bytes()
     result = cli("move", "s.toml", "b e5", "--sign", "bo.key")
-    assert result.exit_code == 2 and "not seat 1's key" in result.stderr
+    assert result.exit_code == 2 and "not Ann's key" in result.stderr
     assert Path("s.toml").read_bytes() == before
 
 

@@ -420,7 +420,7 @@ def test_resign_by_the_side_to_move_gives_the_other_seat_the_win_R_G2(game_id, b
         play.push(text)
     assert play.to_move() == resigner
     play.push("Resign")
-    assert str(play.played[-1]) == "resign"
+    assert str(play.last_move()) == "resign"
     assert play.movers[-1] == resigner
     outcome = play.outcome()
     assert outcome is not None and outcome.winners == (winner,)

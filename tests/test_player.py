@@ -107,19 +107,19 @@ def test_after_a_resignation_no_line_says_who_would_win(cli):
     record = ROOT / "sample_games" / "odd" / "odd-5-resign.toml"
     for command in ("status", "show"):
         out = cli(command, record).stdout
-        assert "would win" not in out and "Emeka Demo wins: seat 1 resigned" in out
-    # While the game goes on, the parity is announced with the seat it favours (R-OD3).
-    assert "(seat 2 would win)" in cli("status", ROOT / "sample_games" / "odd" / "odd-in-progress.toml").stdout
+        assert "would win" not in out and "Emeka Demo wins: Dagny Testperson resigned" in out
+    # While the game goes on, the parity is announced with the player it favours (R-OD3).
+    assert "(Fumiko Fictive would win)" in cli("status", ROOT / "sample_games" / "odd" / "odd-in-progress.toml").stdout
 
 
 def test_conditional_moves_note_is_for_the_opponents_reply_and_counts_in_words(cli):
     record = start_odd(cli, "Ann", "Bo")
     result = cli("move", record, "b e5", "--if", "w d4", "--then", "b c3", "--if", "w f6", "--then", "b d5")
     assert result.exit_code == 0, result.output
-    assert "2 conditional moves left for your opponent's reply (seat 2)." in result.stdout
+    assert "2 conditional moves left for your opponent's reply (Bo)." in result.stdout
     assert "(s)" not in result.stdout
     one = cli("move", record, "w a1", "--if", "b b1", "--then", "w c1")
-    assert "1 conditional move left for your opponent's reply (seat 1)." in one.stdout
+    assert "1 conditional move left for your opponent's reply (Ann)." in one.stdout
 
 
 # -- names where the record has them -----------------------------------------------------------
@@ -147,10 +147,13 @@ def test_without_names_the_seat_is_named(cli):
     assert "Ply 1: b e5 (seat 1)" in out and out.splitlines()[-1] == "Seat 2 to move"
 
 
-def test_the_winner_is_named(cli):
+def test_the_winner_and_the_resigner_are_named_SPEC_8b(cli):
     record = start_odd(cli, "Ann", "Bo <bo@example.org>")
     assert cli("move", record, "resign").exit_code == 0
-    assert cli("status", record).stdout.splitlines()[-1] == "Bo wins: seat 1 resigned"
+    assert cli("status", record).stdout.splitlines()[-1] == "Bo wins: Ann resigned"
+    # JSON and the record keep the seat numbers (SPEC §4).
+    assert json.loads(cli("status", record, "--json").stdout)["result"] == "Seat 2 wins: seat 1 resigned"
+    assert 'reason = "seat 1 resigned"' in Path(record).read_text()
 
 
 # -- the last comment --------------------------------------------------------------------------
@@ -215,8 +218,9 @@ def test_hermetica_text_marks_the_last_turn_and_prints_it_once(cli):
     out = cli("show", HERMETICA).stdout
     assert out.count("F c10-d10-e9-e8=d8") == 1 and out.count("+A d9") == 1
     board = out.split("\n\n")[1]
-    for cell in ("( a)", "(10)", "( 9)", "( 8)"):  # d9, c10 and d10, e9, e8
+    for cell in ("(a d9 )", "(  c10)", "(  d10)", "(  e9 )", "(  e8 )"):  # the Adept back, the Fire's path
         assert cell in board
+    assert "{f d8 }" in board  # where the Fire carried Moon's Shield
     assert "(..) touched by the last ply" in out
     # The spawn counts appear once: in the status lines.
     assert out.count("to spawn") == 2 and "elements spawned" not in out
@@ -274,6 +278,6 @@ def test_shell_completion_completes_commands_and_offers_its_install_options():
     runner = CliRunner()
     env = {"_REFEREE_COMPLETE": "complete_bash", "COMP_WORDS": "referee sta", "COMP_CWORD": "1"}
     result = runner.invoke(app, [], env=env, prog_name="referee")
-    assert result.stdout.split() == ["standings", "status"]
+    assert sorted(result.stdout.split()) == ["standings", "status"]
     help_text = runner.invoke(app, ["--help"], prog_name="referee").stdout
     assert "--install-completion" in help_text and "--show-completion" in help_text

@@ -30,4 +30,4 @@ def test_any_move_text_is_played_or_refused_with_a_referee_error(game_id, text, 
     except RefereeError as exc:
         assert str(exc)
         # A refused move leaves the game as it was.
-        assert play.plies == plies and len(play.states) == plies + 1 and play.ended is None
+        assert play.plies == plies and len(play.line) == plies + 1 and play.ended is None

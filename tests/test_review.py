@@ -30,6 +30,7 @@ from PIL import Image
 from referee import correspondence, diagrams, pictures, reports
 from referee.render.header import result_words
 from referee.render.png import svg_to_png
+from referee.render.diagram import drawn
 from referee.render.review import unpack
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -136,7 +137,8 @@ def test_no_name_or_comment_of_a_record_reaches_the_page_unescaped_SPEC_7(hostil
         assert raw not in text
     # The page's own two scripts and one style sheet, nothing more.
     assert text.count("<script") == 2 and text.count("</script>") == 2
-    assert text.count("<style") == 1 and text.count("<img") == 1
+    # The images: the board and the legend's swatches, each an SVG of a data: URL.
+    assert text.count("<style") == 1 and text.count("<img") == 1 + text.count('<li><img src="data:image/svg+xml')
     # Shown, escaped, where a reader sees them: the names and every line of every comment.
     assert "&lt;script&gt;alert(1)&lt;/script&gt; &lt;ann@example.org&gt;" in text
     assert "&#34;&gt;&lt;img src=x onerror=alert(2)&gt; &lt;bo@example.org&gt;" in text
@@ -149,7 +151,7 @@ def test_no_name_or_comment_of_a_record_reaches_the_page_unescaped_SPEC_7(hostil
     assert {tag for tag, _ in page.tags} <= {
         "html", "head", "meta", "title", "link", "style", "body", "header", "h1", "h2", "ul", "li",
         "span", "p", "main", "section", "nav", "button", "img", "aside", "time", "blockquote",
-        "ol", "a", "script",
+        "ol", "a", "script", "details", "summary",
     }
 
 
@@ -167,7 +169,7 @@ def test_a_hostile_option_is_escaped_too(cli, tmp_path):
     result = cli("show", "crab.toml", "-o", "crab.html")
     assert result.exit_code == 0, result.output
     text = (tmp_path / "crab.html").read_text(encoding="utf-8")
-    assert "<img src=x" not in text and text.count("<img") == 1
+    assert "<img src=x" not in text and text.count("<img") == 1 + text.count('<li><img src="data:image/svg+xml')
     assert "&#34;&gt;&lt;img src=x onerror=alert(5)&gt;.toml" in text
 
 
@@ -216,7 +218,7 @@ def test_every_ply_is_in_the_page_with_its_move_time_comment_and_status():
     assert page.all("html")[0]["data-ply"] == str(play.plies)
     svgs = unpack(page.data)
     assert len(svgs) == play.plies + 1
-    assert svgs == [diagrams.svg_diagram(play, ply) for ply in range(play.plies + 1)]
+    assert svgs == [drawn(play, ply).svg for ply in range(play.plies + 1)]
     assert [a["data-move"] for a in page.all("li", "data-move")] == [str(k) for k in range(play.plies + 1)]
     assert [a["data-panel"] for a in page.all("section", "data-panel")] == [str(k) for k in range(play.plies + 1)]
     shown = [a for a in page.all("section", "data-panel") if "hidden" not in a]
@@ -231,7 +233,7 @@ def test_every_ply_is_in_the_page_with_its_move_time_comment_and_status():
             assert item["comment"].replace("'", "&#39;") in text
     assert result_words(play) in text and f"{result_words(play, 0)}<" in text and "size</span> 5" in text
     # The opening ply is also a plain image, for where scripts do not run.
-    (image,) = page.all("img")
+    (image,) = [a for a in page.all("img") if a.get("id") == "diagram"]
     assert image["src"].startswith("data:image/svg+xml;charset=utf-8,")
 
 
@@ -556,7 +558,7 @@ def test_the_page_in_a_real_browser_keys_buttons_links_address_and_no_request(br
     assert ply() == "2" and address() == "#ply=2"
     browser.press("ArrowLeft")
     assert ply() == "1" and address() == "#ply=1"
-    assert "Ply%201%3A%20b%20i6" in browser.value("document.getElementById('diagram').src") and drawn() > 100
+    assert "after%20ply%201%20" in browser.value("document.getElementById('diagram').src") and drawn() > 100
 
     browser.click("[data-step='last']")
     assert ply() == "25" and browser.value("document.querySelector(\"[data-step='forward']\").disabled")
@@ -578,7 +580,7 @@ def test_the_page_in_a_real_browser_keys_buttons_links_address_and_no_request(br
     # through (simulated by writing one into the page): the policy blocks it, and says so.
     (tmp_path / "hostile.html").write_text(pictures.diagram(str(hostile), None, "html"), encoding="utf-8")
     browser.open((tmp_path / "hostile.html").as_uri())
-    assert ply() == "2" and browser.value("document.querySelectorAll('script, img').length") == 3
+    assert ply() == "2" and browser.value("document.querySelectorAll('script, #diagram').length") == 3
     assert browser.problems() == []
     assert not [e for e in browser.events if e.get("method") == "Page.javascriptDialogOpening"]
     forged = (tmp_path / "hostile.html").read_text(encoding="utf-8").replace(
@@ -594,3 +596,25 @@ def test_the_page_in_a_real_browser_keys_buttons_links_address_and_no_request(br
               and e["params"]["requestId"] == forbidden["requestId"]]
     assert [f["blockedReason"] for f in failed] == ["csp"]  # refused before it left
     assert "Loading the image 'https://example.invalid/x.png' violates" in blocked
+
+
+@pytest.mark.parametrize("sample", ["odd/odd-5-resign", "hermetica/hermetica-dawn-won", "crab/crab-coop-2-win"])
+def test_the_board_takes_at_least_90_percent_of_its_column_at_1200_and_390_px_SPEC_8b(browser, tmp_path, sample):
+    """Measured in the browser: the board picture's drawn width against its column's (the
+    board section's inner width), at a 1200 px and a 390 px (phone) wide window; the picture
+    keeps its proportions (no room left around a shrunk board)."""
+    page = tmp_path / "game.html"
+    page.write_text(pictures.diagram(str(SAMPLES / f"{sample}.toml"), None, "html"), encoding="utf-8")
+    measure = ("(() => { const img = document.getElementById('diagram'); const column = img.parentElement;"
+               " const style = getComputedStyle(column); const box = img.getBoundingClientRect();"
+               " return [box.width, box.height, column.clientWidth - parseFloat(style.paddingLeft)"
+               " - parseFloat(style.paddingRight), img.naturalWidth, img.naturalHeight]; })()")
+    for width, height, mobile in ((1200, 900, False), (390, 844, True)):
+        browser.call("Emulation.setDeviceMetricsOverride",
+                     {"width": width, "height": height, "deviceScaleFactor": 1, "mobile": mobile})
+        browser.open(page.as_uri())
+        browser.value("document.getElementById('diagram').decode()", wait=True)
+        shown, tall, column, natural_w, natural_h = browser.value(measure)
+        assert shown >= 0.9 * column, (width, shown, column)
+        assert abs(tall - shown * natural_h / natural_w) <= 1.5  # drawn whole, not letterboxed
+    assert browser.problems() == []

@@ -45,16 +45,21 @@ LINES = {
         ({}, ["setup b e5 f5 w c3 c4", "white", "e5-f6 d4", "c3xd4 b2"]),
         ({}, ["setup b e5 f5 w c3 c4", "black"]),
         ({}, ["resign"]),
+        # `referee games` shows 'c4-c6 f6' and 'c4xc7 e7': lines found by random play.
+        ({}, ["setup b b4 c4 w e4 e5", "black", "b4-b3 b5", "e4-f5 f8", "c4-c6 f6"]),
+        ({}, ["setup b b2 c3 w d3 e4", "black", "c3-c2 c4", "d3-d4 g7", "b2-b4 f8", "d4-f6 a6",
+              "b4-b3 h3", "g7-f7 c7", "b3-b4 b6", "f6-f5 f2", "c4xc7 e7"]),
     ],
     "hermetica": [
         ({"scheme": "draft"}, ["wall c5"]),
         ({}, ["resign"]),
         # A Fire walks up in two turns, shoots Moon's Adept, and the Adept must come back.
         ({}, HERMETICA_SETUP + ["F c1-c2-c3-c4-c5", "pass", "F c5-c6-c7-c8-c9", "pass", "F c9xd9", "+A d9"]),
+        # Fire carries its Shield as SPEC §5 spells it: dusk leaves c3…c6 free of Walls.
+        ({"scheme": "dusk"}, HERMETICA_SETUP + ["A d4*c3; F c1-c2-c3", "pass", "F c3=c4=c5-c6"]),
         *(({}, HERMETICA_SETUP + [turn]) for turn in (
             "+E e1",
             "A d4-d5*c5",
-            "A d4-d3*c2; F c1-c2=b2-a2",
             "E b1-b2-b3",
             "W d1>d3 d4=c2",
             "W d1>d1 c1=d2",
@@ -70,6 +75,24 @@ LINES = {
 LINES["dustin"] = LINES["odd"]
 
 EXAMPLE = re.compile(r"`([^`]+)`")
+GAMES_EXAMPLE = re.compile(r"'([^']+)'")  # `referee games` quotes its examples (and forms: <…>)
+# Shown by `referee games` but never typed to `referee move`: the referee writes a forced pass
+# itself (R-G3), and the seat to move can always place.
+NOT_TYPED = {"hermit": {"pass"}}
+
+
+def games_examples(cli) -> dict[str, set[str]]:
+    """The examples on each game's `moves:` line of `referee games`."""
+    found: dict[str, set[str]] = {}
+    game_id = None
+    for line in cli("games").output.splitlines():
+        if line and not line[0].isspace():
+            game_id = line.split()[0]
+        elif line.strip().startswith("moves:"):
+            # Not a form (<…>) nor a separator ('; ').
+            quoted = {q for q in GAMES_EXAMPLE.findall(line) if "<" not in q and re.search(r"\w", q)}
+            found[game_id] = quoted - NOT_TYPED.get(game_id, set())
+    return found
 RULING = re.compile(r"\bR-[A-Z]+\d+[a-z]?\b")
 
 
@@ -115,11 +138,15 @@ def test_the_rules_say_where_the_official_rules_are_and_invent_no_address(game_i
 
 
 @pytest.mark.parametrize("game_id", list(GAMES))
-def test_every_notation_example_is_a_move_the_referee_accepts_where_it_is_shown(game_id, cli, tmp_path):
+def test_every_notation_example_of_rules_and_games_is_a_move_the_referee_accepts_where_it_is_shown(
+    game_id, cli, tmp_path
+):
     examples = set(EXAMPLE.findall(rules_text(GAMES[game_id])))
     assert len(examples) >= 3, f"{game_id}: the notation needs examples"
+    listed = games_examples(cli)[game_id]
+    assert listed, f"{game_id}: `referee games` shows no example move"
     played = {ply for _, line in LINES[game_id] for ply in line}
-    untried = examples - played
+    untried = (examples | listed) - played
     assert not untried, f"{game_id}: no line in this test plays {sorted(untried)}"
     for n, (options, line) in enumerate(LINES[game_id]):
         record = tmp_path / f"{game_id}-{n}.toml"
@@ -139,10 +166,20 @@ def test_odd_and_dustin_share_one_text_that_names_both(cli):
     assert "Dustin" in cli("rules", "dustin").output.splitlines()[0]
 
 
-def test_hermetica_explains_what_the_equals_sign_of_fire_does():
-    text = rules_text(GAMES["hermetica"])
-    assert "= for - carries its Shield" in text
-    assert "`A d4-d3*c2; F c1-c2=b2-a2` (onto the Shield on c2, with it to b2" in " ".join(text.split())
+def test_hermetica_spells_and_explains_fires_carry_as_spec_5_does_everywhere(cli):
+    """One spelling of '=' (SPEC §5): the rules say what it does, and the rules, `referee
+    games` and the README all show the same example."""
+    text = " ".join(rules_text(GAMES["hermetica"]).split())
+    assert "= is a step carrying the Fire's own Shield from under it: `F c3=c4=c5-c6`" in text
+    assert "takes it from c3 to c5, then steps alone to c6" in text
+    games_line = next(line for line in cli("games").output.splitlines() if "'F c3=c4=c5-c6'" in line)
+    assert "(= a step carrying its own Shield)" in games_line
+    readme = (CHECKOUT / "README.md").read_text(encoding="utf-8")
+    hermetica = readme[readme.index("### Hermetica"):readme.index("### Hermit: Small crab")]
+    assert "`F c3=c4=c5-c6`" in hermetica
+    # Every Fire move with '=' that the three show is that one.
+    carries = set(re.findall(r"F [a-g]\d+[-=][^`' ,;)]*=[^`' ,;)]*", text + games_line + hermetica))
+    assert carries == {"F c3=c4=c5-c6"}
 
 
 def test_game_names_are_read_as_other_commands_read_them(cli):

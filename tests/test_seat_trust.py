@@ -73,7 +73,7 @@ def test_a_draw_offer_put_on_an_automatic_reply_is_refused_though_resealed_and_s
     for command in (("validate", game), ("verify", game), ("receive", game, "--mine", "ann.toml", "--as", "Ann")):
         result = cli(*command)
         assert result.exit_code == 1, (command, result.output)
-        assert "ply 3" in result.output and "a draw offer" in result.output and "seat 1" in result.output
+        assert "ply 3" in result.output and "a draw offer" in result.output and "written for Ann" in result.output
     assert Path("ann.toml").read_bytes() == before
 
 
@@ -88,7 +88,7 @@ def test_anything_but_the_move_on_an_automatic_reply_is_refused(cli, at, line):
     ply_table(Path("game.toml"), 3, line)
     reseal(Path("game.toml"), signers[2])
     result = cli("validate", "game.toml")
-    assert result.exit_code == 1 and "ply 3" in result.output and "only seat 1 may add that" in result.output
+    assert result.exit_code == 1 and "ply 3" in result.output and "only Ann may add that" in result.output
 
 
 def test_a_backdated_move_cannot_charge_its_time_to_the_automatic_reply(cli, at):
@@ -247,7 +247,7 @@ def test_a_time_claim_against_a_seat_that_never_moved_is_refused(cli, at):
     assert cli("move", "game.toml", "claim time").exit_code == 0  # valid by the clock alone
     for extra in ((), ("--accept-start",)):
         result = cli("receive", "game.toml", "--mine", "bo.toml", "--as", "1", *extra)
-        assert result.exit_code == 1 and "claims a win on time against seat 1" in result.output
+        assert result.exit_code == 1 and "claims a win on time against Bo (seat 1)" in result.output
     assert not Path("bo.toml").exists()
 
 

@@ -45,7 +45,7 @@ from typing import Any
 from referee import seal
 from referee.games import GAMES
 from referee.record import Record, parse_record
-from referee.replay import Replay, replay, start
+from referee.replay import RESIGN, Replay, replay, start
 from referee.turn import take_turn
 
 HERE = Path(__file__).resolve().parent
@@ -201,7 +201,7 @@ def _expect(sample: Sample, play: Replay, passes: int) -> None:
         "finished": not over,
         "passes": not over or passes == 0,
         "in progress": over,
-        "resign": not play.resigned,
+        "resign": not play.ended_by(RESIGN),
     }
     if problems[sample.expect]:
         raise SystemExit(f"{sample.path}: the seed no longer gives a game that is {sample.expect!r}")
@@ -223,7 +223,7 @@ def _random_line(
     while play.outcome() is None:
         play.push(str(rng.choice(play.game.legal_moves(play.state))))
         play.push_forced_passes()
-    return [str(m) for m in play.played], list(play.movers), play
+    return play.entries, play.movers, play
 
 
 def _odd_spelling(move: str, rng: random.Random) -> str:

@@ -36,7 +36,7 @@ from referee.games import GAMES  # noqa: E402
 from referee.games.crab.moves import Round  # noqa: E402
 from referee.games.crab.rules import put, recreations  # noqa: E402
 from referee.record import Record  # noqa: E402
-from referee.replay import start  # noqa: E402
+from referee.replay import RESIGN, start  # noqa: E402
 from referee.turn import take_turn  # noqa: E402
 from sample_people import UTC, HOUR, ANN, BO, CHIDI, DAGNY  # noqa: E402
 
@@ -178,7 +178,7 @@ def build(sample: CrabSample) -> str:
         play = take_turn(play, "resign", comment=sample.comments.get(len(moves) + 1),
                          at=start_at + (len(moves) + 1) * HOUR).play
     outcome = play.outcome()
-    if play.resigned:
+    if play.ended_by(RESIGN):
         ended = "resign"
     elif outcome is None:
         ended = "in progress"

@@ -106,7 +106,7 @@ def _handwritten() -> str:
     notes[forced] = f"seat {movers[forced]} has no legal turn: a forced pass (R-HJ5, R-G3)"
     for index in range(2, len(entries)):
         if entries[index] != "pass":
-            dead = _dead_slide(play, play.states[index])
+            dead = _dead_slide(play, play.position(index))
             if dead:
                 _check_refused(play, index, dead)
                 notes[index] = (
@@ -142,7 +142,7 @@ def _handwritten() -> str:
 
 def _check_refused(play: Replay, index: int, text: str) -> None:
     """Make sure the referee refuses `text` after `index` plies for R-HJ5, as the comment says."""
-    game, state = play.game, play.states[index]
+    game, state = play.game, play.position(index)
     try:
         game.apply(state, game.parse(state, text))
     except IllegalMoveError as exc:

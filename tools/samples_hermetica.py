@@ -70,11 +70,11 @@ POWERS = {
     "fire-carries-shield": lambda p: any(t.startswith("F ") and "=" in t for t in _texts(p)),
     "earth-push-capture": lambda p: any(r.text.startswith("E ") and _hits_other_side(r) for r in p.state.last),
     "earth-pushes-shield": lambda p: any(
-        r.text.startswith("E ") and any(s.kind == "push" and s.start == p.states[-2].shields[r.seat - 1] for s in r.segments)
+        r.text.startswith("E ") and any(s.kind == "push" and s.start == p.position(-2).shields[r.seat - 1] for s in r.segments)
         for r in p.state.last
     ),
     "water-relocates-unit": lambda p: any(
-        t.startswith("W ") and "=" in t and p.states[-2].barrier(_collided(p, t)) is None for t in _texts(p)
+        t.startswith("W ") and "=" in t and p.position(-2).barrier(_collided(p, t)) is None for t in _texts(p)
     ),
     "water-barrier-capture": lambda p: any(
         r.text.startswith("W ") and "=" in r.text and _hits_other_side(r) for r in p.state.last
@@ -241,7 +241,7 @@ def find(sample: HermeticaSample, seed: int, limit: int = 400) -> list[str] | No
     play = start(Record("hermetica", {"scheme": sample.scheme}))
     rng = random.Random(seed)
     eager = 0.3 if sample.expect == "won" else 0.15
-    while len(play.played) < limit:
+    while play.plies < limit:
         state = play.state
         move = GAME.random_move(state, rng) if state.phase != "turns" else policy_turn(state, rng, eager)
         play.push(str(move))
@@ -251,7 +251,7 @@ def find(sample: HermeticaSample, seed: int, limit: int = 400) -> list[str] | No
             return play.entries
         if play.outcome() is not None:
             return None
-        if sample.expect == "in progress" and len(play.played) >= 30:
+        if sample.expect == "in progress" and play.plies >= 30:
             return play.entries
     return None
 

@@ -16,7 +16,7 @@ import math
 import random
 import time
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Callable
 
 from referee.games.base import Game, Move, TurnSoFar
 
@@ -67,29 +67,34 @@ class Found:
 class Search:
     """A tree grown from one position of one game, iteration by iteration."""
 
-    def __init__(self, game: Game, state: Any, seed: int = 0, exploration: float = EXPLORATION):
+    def __init__(self, game: Game, state: Any, seed: int = 0, exploration: float = EXPLORATION,
+                 playout_plies: int | None = None, turn: TurnSoFar | None = None):
+        """A search from `state`, or from `turn`, a turn of that position already under way
+        (a cooperative round whose first seats have placed)."""
         if game.outcome(state) is not None:
             raise ValueError("the game is over: there is no move to find")
         self.game = game
         self.rng = random.Random(seed)
         self.exploration = exploration
-        self.root = self._node(None, game.begin_turn(state))
+        self.playout_plies = playout_plies  # None: as far as the game's playout goes
+        self.root = self._node(None, turn if turn is not None else game.begin_turn(state))
         self.iterations = 0
 
     # -- growing the tree --------------------------------------------------------------------
 
-    def run(self, seconds: float | None = None, iterations: int | None = None) -> Found:
+    def run(self, seconds: float | None = None, iterations: int | None = None,
+            stop: Callable[[], bool] | None = None) -> Found:
         """Search for `seconds` of wall time or `iterations` more iterations, whichever ends
-        first (at least one iteration), and say what was found."""
-        if seconds is None and iterations is None:
-            raise ValueError("a search needs a limit: seconds, iterations or both")
+        first, or until `stop()` says so (at least one iteration), and say what was found."""
+        if seconds is None and iterations is None and stop is None:
+            raise ValueError("a search needs a limit: seconds, iterations or a stop")
         began = time.perf_counter()
         deadline = began + seconds if seconds is not None else math.inf
         left = iterations if iterations is not None else math.inf
         while True:
             self.iterate()
             left -= 1
-            if left <= 0 or time.perf_counter() >= deadline:
+            if left <= 0 or time.perf_counter() >= deadline or (stop is not None and stop()):
                 break
         return self.found(time.perf_counter() - began)
 
@@ -119,7 +124,7 @@ class Search:
             actions = game.legal_actions(turn)
             if actions:
                 node = Node(action, turn, game.to_move(turn.before))
-                node.untried = self._order(actions, game.turn_may_end(turn))
+                node.untried = self._order(turn, actions, game.turn_may_end(turn))
                 return node
         if action is END or turn.actions:
             after = game.end_turn(turn)[1]
@@ -127,15 +132,17 @@ class Search:
                 return Node(action, None, None, ended=game.returns(after))
             turn = game.begin_turn(after)
         node = Node(action, turn, game.to_move(turn.before))
-        node.untried = self._order(game.legal_actions(turn), game.turn_may_end(turn))
+        node.untried = self._order(turn, game.legal_actions(turn), game.turn_may_end(turn))
         return node
 
-    def _order(self, actions: list[Any], may_end: bool) -> list[Any]:
+    def _order(self, turn: TurnSoFar, actions: list[Any], may_end: bool) -> list[Any]:
+        """The order in which a node's actions are tried, as a stack (the last first): the
+        game's priority first, the rest at random, and "end the turn here" last of all, as
+        most turns gain by acting."""
         actions = list(actions)
         self.rng.shuffle(actions)
-        if may_end:
-            actions.append(END)  # tried last: most turns gain by acting
-        return actions
+        actions.sort(key=lambda action: self.game.priority(turn, action))  # stable: ties stay shuffled
+        return [END, *actions] if may_end else actions
 
     def _expand(self, node: Node) -> Node | None:
         """A new child of `node`, if progressive widening allows one more."""
@@ -159,15 +166,10 @@ class Search:
     def _playout(self, node: Node) -> tuple[float, ...]:
         """Finish the turn at random, then play the game out at random (the game's playout)."""
         game, rng, turn = self.game, self.rng, node.turn
-        if turn.actions:  # a turn under way: random actions, stopping early now and then
-            while actions := game.legal_actions(turn):
-                if game.turn_may_end(turn) and rng.random() < 0.1:
-                    break
-                turn = game.act(turn, rng.choice(actions))
-            after = game.end_turn(turn)[1]
-        else:
-            after = turn.before
-        return game.playout(after, rng)
+        after = game.finish_turn(turn, rng) if turn.actions else turn.before
+        if self.playout_plies is None:
+            return game.playout(after, rng)
+        return game.playout(after, rng, self.playout_plies)
 
     # -- reading the tree --------------------------------------------------------------------
 
@@ -181,6 +183,27 @@ class Search:
             line.append(str(following))
         return Found(move, self.root.seat, last.mean(), last.visits, tuple(line),
                      self.iterations, seconds)
+
+    def first_action(self) -> Any:
+        """The most visited next action from the root: where the search was given a turn under
+        way, the next seat's part of it."""
+        return max(self.root.children, key=lambda child: child.visits).action
+
+    def quick_answer(self) -> Move:
+        """A legal move now, while `run` may be in the middle of an iteration on another thread:
+        the most visited first decision so far, its turn finished where it may end (by random
+        actions where it may not yet), or a random move before any decision was tried. For an
+        answer that must come by a deadline an iteration could overrun."""
+        game, root = self.game, self.root
+        rng = random.Random(self.iterations)  # not the search's own generator, which runs on
+        tried = [child for child in list(root.children) if child.visits]
+        if not tried:
+            return game.random_move(root.turn.before, rng)
+        best = max(tried, key=lambda child: child.visits)
+        turn = root.turn if best.action is END else game.act(root.turn, best.action)
+        while best.action is not END and not game.turn_may_end(turn):
+            turn = game.act(turn, rng.choice(game.legal_actions(turn)))
+        return game.end_turn(turn)[0]
 
     def _best_turn(self, start: Node) -> tuple[Move, Node]:
         """The most visited turn from `start`, a node where a turn begins, and the node it

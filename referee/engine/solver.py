@@ -29,6 +29,13 @@ def solve(state: Any, seconds: float) -> tuple[Solution, float]:
     return found, time.monotonic() - began
 
 
+def solve_positions(state: Any, positions: int) -> tuple[Solution, float]:
+    """The solver's answer for `state` within a budget of positions (the same answer on every
+    machine), and the seconds it took."""
+    began = time.monotonic()
+    return exact(state, max_positions=positions), time.monotonic() - began
+
+
 class Hunt(NamedTuple):
     """What `winnable_deal` found: the seed of a deal proven winnable and its [setup] (both
     None when none was found in time), and the seeds tried, first to last."""

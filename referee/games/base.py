@@ -13,7 +13,7 @@ from abc import ABC, abstractmethod
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Callable, ClassVar, Iterator, Mapping, NamedTuple
 
-from referee.errors import IllegalMoveError, UsageError
+from referee.errors import IllegalMoveError, NotationError, UsageError
 
 if TYPE_CHECKING:
     import random  # the caller brings its own generator
@@ -155,7 +155,8 @@ class Game(ABC):
     4. play                   `to_move`, `legal_moves`, `apply`, `outcome`, `returns`,
                               `must_pass`, `mover`; a turn action by action: `begin_turn`,
                               `legal_actions`, `act`, `turn_may_end`, `end_turn`; for a
-                              search, `random_move`, `playout`, `evaluate`
+                              search, `random_move`, `finish_turn`, `priority`, `playout`,
+                              `evaluate`
     5. words                  `score`, `status_extra`, `status_lines`, `final_status_lines`,
                               `move_listing`
     6. view model             `picture`, `blank_picture`
@@ -221,6 +222,12 @@ class Game(ABC):
     def parse(self, state: Any, text: str) -> Move:
         """Read one record entry; raises NotationError. `str()` of the move writes it back in
         canonical notation (SPEC §5)."""
+
+    def parse_part(self, state: Any, text: str) -> dict[int, Any]:
+        """Some seats' parts of a cooperative round, by seat ("1: … | 3: …"), where the engine
+        makes the others' (SPEC §10); raises NotationError. A game whose turn is one seat's
+        has no parts."""
+        raise NotationError(f"a turn of {self.name} is one seat's: there are no parts to give")
 
     # -- 4. play ------------------------------------------------------------------------------
 
@@ -288,6 +295,22 @@ class Game(ABC):
     def end_turn(self, turn: TurnSoFar) -> tuple[Move, Any]:
         """The whole turn as one record entry, and the position after it."""
         return turn.actions[0], turn.after
+
+    def finish_turn(self, turn: TurnSoFar, rng: random.Random) -> Any:
+        """The rest of a turn under way played at random, as a playout would play it: the
+        position after the turn. This lists the legal next actions at every step; a game with
+        a cheaper way to draw one may give it."""
+        while actions := self.legal_actions(turn):
+            if self.turn_may_end(turn) and rng.random() < 0.1:
+                break
+            turn = self.act(turn, rng.choice(actions))
+        return self.end_turn(turn)[1]
+
+    def priority(self, turn: TurnSoFar, action: Any) -> int:
+        """How early a search should try `action` among the next actions of `turn` (higher
+        first; the rest in random order): what a game knows of its moves without looking
+        ahead, such as a move that wins at once. Knowing nothing: all alike."""
+        return 0
 
     def playout(self, state: Any, rng: random.Random, limit: int = 1000) -> tuple[float, ...]:
         """Random legal moves from `state` until the game ends, or for `limit` plies at most:

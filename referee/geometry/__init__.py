@@ -1,7 +1,8 @@
 """Board geometry shared by every game: cell names, neighbours, straight lines, drawing centres.
 
 Nothing here knows a rule. A game asks its grid which cells exist, what they are called and how
-they touch; the renderers ask where to draw them.
+they touch; the renderers ask where to draw them. Code that looks at many cells at once (a
+random playout) can hold a board as the bits of one integer (bitboard.py).
 """
 
 from referee.geometry.grid import Grid

@@ -8,13 +8,18 @@ shared with every drawer.
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass
+from functools import cache
 
 from referee.games.crab.picture import (
     BLANK, CAP, COAST, COLUMNS, POOL, STAR, AreaView, CellView, CrabPicture, SlotView,
 )
-from referee.render import page
+from referee.render import descriptions, page
+from referee.render.crab_shapes import (
+    SHELL_CLASS, SHELL_LETTER, SLOT_H, SLOT_W, Line, Rect, Shapes, Text, _hermie, _r, _symbol, _wave,
+    _wave_key,
+)
+from referee.render.palette import CRAB, CRAB_LETTER_RULES, CRAB_RULES, chosen, style
 from referee.render.header import Header, text_head
 from referee.render.templates import render
 
@@ -128,92 +133,36 @@ def _area_title(picture: CrabPicture, area: AreaView) -> str:
 # -- SVG -------------------------------------------------------------------------------------
 
 U = 36.0  # pixels per play-area cell
-SLOT_W, SLOT_H = 58.0, 64.0  # a Coast card
-SHELL_CLASS = {"red": "red", "orange": "orange", "yellow": "yellow", "blue": "blue"}
-SHELL_LETTER = {"red": "R", "orange": "O", "yellow": "Y", "blue": "B"}
+HAND_U = 30.0  # pixels per cell of a card in hand
 
 
-@dataclass(frozen=True)
-class Rect:
-    x: float
-    y: float
-    w: float
-    h: float
-    css: str
-    title: str = ""
+def card_owners(area: AreaView, placed: list[tuple[int, int, int, int, int]]) -> dict[tuple[int, int], int | None]:
+    """Which card each visible cell of a play area lies on: the last of the cards `placed`
+    (card id, x, y, width, height, in the order they were placed) that covers it, or None
+    for the cards the area started with."""
+    owners: dict[tuple[int, int], int | None] = {}
+    for cell in area.cells:
+        owners[(cell.x, cell.y)] = next(
+            (card for card, x, y, w, h in reversed(placed) if x <= cell.x < x + w and y <= cell.y < y + h), None)
+    return owners
 
 
-@dataclass(frozen=True)
-class Circle:
-    cx: float
-    cy: float
-    r: float
-    css: str
+def _card_edges(shapes: Shapes, owners: dict[tuple[int, int], int | None], place, unit: float = U) -> None:
+    """The outline of every card, as much of it as shows: a heavy line along each side of a
+    cell whose neighbour lies on another card or on none, so that overlapping cards read."""
+    for (x, y), owner in owners.items():
+        px, py = place(x, y)
+        for dx, dy, x1, y1, x2, y2 in ((0, -1, 0, 0, unit, 0), (0, 1, 0, unit, unit, unit),
+                                       (-1, 0, 0, 0, 0, unit), (1, 0, unit, 0, unit, unit)):
+            neighbour = (x + dx, y + dy)
+            if neighbour not in owners or owners[neighbour] != owner:
+                shapes.edges.append(Line(_r(px + x1), _r(py + y1), _r(px + x2), _r(py + y2), "cardedge"))
 
 
-@dataclass(frozen=True)
-class Poly:
-    points: str
-    css: str
-
-
-@dataclass(frozen=True)
-class Text:
-    x: float
-    y: float
-    css: str
-    text: str
-
-
-@dataclass
-class Shapes:
-    """Everything to draw, in drawing order: cells, then symbols, then outlines, then tokens
-    (Hermie stays visible on top of the Wave), then words."""
-
-    cells: list[Rect]
-    circles: list[Circle]
-    polys: list[Poly]
-    outlines: list[Rect]
-    tokens: list[Circle]
-    texts: list[Text]
-
-    @classmethod
-    def empty(cls) -> "Shapes":
-        return cls([], [], [], [], [], [])
-
-
-def _r(v: float) -> float:
-    return round(v, 2)
-
-
-def _star(cx: float, cy: float, outer: float) -> str:
-    points = []
-    for i in range(10):
-        radius = outer if i % 2 == 0 else outer * 0.45
-        angle = math.pi / 2 + i * math.pi / 5
-        points.append(f"{_r(cx + radius * math.cos(angle))},{_r(cy - radius * math.sin(angle))}")
-    return " ".join(points)
-
-
-def _symbol(shapes: Shapes, symbol: str, cx: float, cy: float, size: float, letters: bool) -> None:
-    """A symbol drawn as a shape: shells round with their initial, starfish a star, caps a
-    ringed disc, pools a wide ellipse-like rounded bar (shape tells them apart, not only colour)."""
-    if symbol in SHELL_CLASS:
-        shapes.circles.append(Circle(_r(cx), _r(cy), _r(size * 0.32), f"shell {SHELL_CLASS[symbol]}"))
-        if letters:
-            shapes.texts.append(Text(_r(cx), _r(cy), "letter", SHELL_LETTER[symbol]))
-    elif symbol == STAR:
-        shapes.polys.append(Poly(_star(cx, cy, size * 0.38), "star"))
-    elif symbol == CAP:
-        shapes.circles.append(Circle(_r(cx), _r(cy), _r(size * 0.3), "cap"))
-        shapes.circles.append(Circle(_r(cx), _r(cy), _r(size * 0.14), "capinner"))
-    elif symbol == POOL:
-        shapes.cells.append(Rect(_r(cx - size * 0.38), _r(cy - size * 0.2), _r(size * 0.76),
-                                 _r(size * 0.4), "pool"))
-
-
-def _area_shapes(shapes: Shapes, area: AreaView, left: float, top: float) -> tuple[float, float]:
-    """Draw one play area with its top-left corner at (left, top); returns its width, height."""
+def _area_shapes(shapes: Shapes, area: AreaView, left: float, top: float,
+                 placed: list[tuple[int, int, int, int, int]] | None = None) -> tuple[float, float]:
+    """Draw one play area with its top-left corner at (left, top), the outlines of the cards
+    `placed` (as card_owners takes them); returns its width, height."""
     xs = [c.x for c in area.cells]
     ys = [c.y for c in area.cells]
     x0, y0 = min(xs), min(ys)
@@ -231,6 +180,8 @@ def _area_shapes(shapes: Shapes, area: AreaView, left: float, top: float) -> tup
         _symbol(shapes, cell.symbol, px + U / 2, py + U / 2 - (2 if cell.drift else 0), U, True)
         if cell.pattern:
             shapes.outlines.append(Rect(_r(px + 3), _r(py + 3), _r(U - 6), _r(U - 6), "pattern"))
+    owners = card_owners(area, placed if placed is not None else [area.new_card] if area.new_card else [])
+    _card_edges(shapes, owners, lambda x, y: (left + (x - x0) * U, top + (y - y0) * U))
     if area.new_card:
         _, nx, ny, nw, nh = area.new_card
         shapes.outlines.append(Rect(_r(left + (nx - x0) * U), _r(top + (ny - y0) * U),
@@ -267,28 +218,6 @@ def _coast_shapes(shapes: Shapes, picture: CrabPicture, left: float, top: float)
         _wave(shapes, slot_x(COAST + 1), top)
 
 
-def _wave(shapes: Shapes, x: float, top: float) -> None:
-    y = top + SLOT_H - 22
-    points = [f"{_r(x)},{_r(top + SLOT_H)}"]
-    for i in range(7):
-        points.append(f"{_r(x + i * SLOT_W / 6)},{_r(y - (5 if i % 2 else 0))}")
-    points.append(f"{_r(x + SLOT_W)},{_r(top + SLOT_H)}")
-    shapes.polys.append(Poly(" ".join(points), "wave"))
-    shapes.texts.append(Text(_r(x + SLOT_W / 2), _r(top + SLOT_H - 8), "wavetext", "Wave"))
-
-
-def _hermie(shapes: Shapes, cx: float, cy: float) -> None:
-    # A crab: a body and two claws, with an H for a reader who cannot tell the colours.
-    shapes.tokens.append(Circle(_r(cx - 11), _r(cy - 6), 5, "hermie"))
-    shapes.tokens.append(Circle(_r(cx + 11), _r(cy - 6), 5, "hermie"))
-    shapes.tokens.append(Circle(_r(cx), _r(cy), 10, "hermie"))
-    shapes.texts.append(Text(_r(cx), _r(cy), "hermietext", "H"))
-
-
-HAND_U = 30.0  # pixels per cell of a card in hand
-LEGEND_STEP = 136.0  # pixels between two entries of the legend
-
-
 def _hand_shapes(shapes: Shapes, area: AreaView, left: float, top: float) -> float:
     """The cards in a hand side by side, face up at rotation 0, each with its id above and its
     beach pattern below; returns the width drawn."""
@@ -302,6 +231,8 @@ def _hand_shapes(shapes: Shapes, area: AreaView, left: float, top: float) -> flo
                 if drift:
                     shapes.cells.append(Rect(_r(px + 3), _r(py + HAND_U - 8), _r(HAND_U - 6), 5, "drift"))
                 _symbol(shapes, symbol, px + HAND_U / 2, py + HAND_U / 2 - (2 if drift else 0), HAND_U, True)
+        cells = {(c, r): card.card for r, row in enumerate(card.rows) for c in range(len(row))}
+        _card_edges(shapes, cells, lambda c, r, x=x: (x + c * HAND_U, top + 14 + r * HAND_U), HAND_U)
         beach_top = top + 14 + len(card.rows) * HAND_U + 4
         shapes.cells.append(Rect(_r(x), _r(beach_top), COLUMNS * HAND_U, 22, "coast", f"card {card.card}: beach"))
         for i, symbol in enumerate(card.beach):
@@ -310,46 +241,82 @@ def _hand_shapes(shapes: Shapes, area: AreaView, left: float, top: float) -> flo
     return x - left
 
 
+LEGEND = (
+    *((shell, f"{SHELL_LETTER[shell]} {shell} shell") for shell in SHELL_CLASS),
+    (STAR, "starfish"), (CAP, "bottle cap"), (POOL, "pool"), ("drift", "driftwood"), ("hermie", "Hermie"),
+    ("wave", "the Wave"), ("cardedge", "a card's edge"), ("newcard", "placed this round"),
+    ("pattern", "recreated pattern"), ("target", "pattern to recreate"),
+)
+LEGEND_SIZE = 26.0  # a swatch of the legend, in pixels
+LEGEND_GAP = 8.0  # between a swatch (Hermie's claws reach past it) and its words
+
+
+def _swatch(shapes: Shapes, kind: str, x: float, y: float) -> float:
+    """One swatch of the legend with its top-left corner at (x, y), drawn as the picture
+    draws that thing; returns its right edge."""
+    size = LEGEND_SIZE
+    cx, cy = x + size / 2, y + size / 2
+    if kind == "drift":
+        shapes.cells.append(Rect(_r(x + 2), _r(cy - 3), size - 4, 6, "drift"))
+    elif kind == "hermie":
+        _hermie(shapes, cx, cy + 2)
+        return cx + 16  # the claws
+    elif kind == "wave":
+        _wave_key(shapes, x, y, size)
+    elif kind == "cardedge":
+        shapes.cells.append(Rect(_r(x + 2), _r(y + 2), size - 4, size - 4, "card"))
+        for x1, y1, x2, y2 in ((2, 2, size - 2, 2), (2, size - 2, size - 2, size - 2), (2, 2, 2, size - 2),
+                               (size - 2, 2, size - 2, size - 2)):
+            shapes.edges.append(Line(_r(x + x1), _r(y + y1), _r(x + x2), _r(y + y2), "cardedge"))
+    elif kind in ("newcard", "pattern", "target"):
+        shapes.outlines.append(Rect(_r(x + 2), _r(y + 2), size - 4, size - 4, f"{kind} key"))
+    else:
+        _symbol(shapes, kind, cx, cy, size, True)
+    return x + size
+
+
+def _legend_step() -> float:
+    """Room for one entry of the legend: its swatch, the gap and its longest words."""
+    widest = max(page.text_width(words, "legend") for _, words in LEGEND)
+    return LEGEND_SIZE + 6 + LEGEND_GAP + widest + 14
+
+
 def _legend_shapes(shapes: Shapes, left: float, top: float, width: float) -> float:
     """Every symbol with its name, Hermie and the Wave, and the marks of the last round, in
     rows as wide as the picture; returns the height used."""
-    entries = [(shell, f"{SHELL_LETTER[shell]} {shell} shell") for shell in SHELL_CLASS]
-    entries += [(STAR, "starfish"), (CAP, "bottle cap"), (POOL, "pool"), ("drift", "driftwood"),
-                ("hermie", "Hermie"), ("wave", "the Wave"), ("newcard", "placed this round"),
-                ("pattern", "recreated pattern")]
-    per_row = max(1, int(width // LEGEND_STEP))
-    size = 26.0
-    for i, (kind, words) in enumerate(entries):
-        x = left + (i % per_row) * LEGEND_STEP
+    step = _legend_step()
+    per_row = max(1, int(width // step))
+    size = LEGEND_SIZE
+    for i, (kind, words) in enumerate(LEGEND):
+        x = left + (i % per_row) * step
         y = top + (i // per_row) * (size + 8)
-        cx, cy = x + size / 2, y + size / 2
-        if kind == "drift":
-            shapes.cells.append(Rect(_r(x + 2), _r(cy - 3), size - 4, 6, "drift"))
-        elif kind == "hermie":
-            _hermie(shapes, cx, cy + 2)
-        elif kind == "wave":
-            _wave_key(shapes, x, y, size)
-        elif kind in ("newcard", "pattern"):
-            shapes.outlines.append(Rect(_r(x + 2), _r(y + 2), size - 4, size - 4, f"{kind} key"))
-        else:
-            _symbol(shapes, kind, cx, cy, size, True)
-        shapes.texts.append(Text(_r(x + size + 6), _r(cy + 4), "legend", words))
-    rows = (len(entries) + per_row - 1) // per_row
+        right = _swatch(shapes, kind, x, y)
+        shapes.texts.append(Text(_r(max(right, x + size + 6) + LEGEND_GAP), _r(y + size / 2 + 4), "legend", words))
+    rows = (len(LEGEND) + per_row - 1) // per_row
     return rows * (size + 8)
 
 
-def _wave_key(shapes: Shapes, x: float, y: float, size: float) -> None:
-    points = [f"{_r(x)},{_r(y + size)}"]
-    for i in range(5):
-        points.append(f"{_r(x + i * size / 4)},{_r(y + size / 2 - (4 if i % 2 else 0))}")
-    points.append(f"{_r(x + size)},{_r(y + size)}")
-    shapes.polys.append(Poly(" ".join(points), "wave"))
+def key(picture: CrabPicture, head: Header, palette: str | None = None) -> list[tuple[str | None, str]]:
+    """The legend for the review page, which writes it as text: each entry's words, with its
+    swatch as a small SVG drawn in the same style."""
+    return [(_key_swatch(kind, words, palette), words) for kind, words in LEGEND]
 
 
-def svg(picture: CrabPicture, head: Header) -> str:
-    shapes = Shapes.empty()
-    above = [Text(0, 0, "head", line) for line in page.fitted([head.title], "head")]
-    above += [Text(0, 0, "text", line) for line in page.fitted(head.players)]
+@cache  # the same swatches for every ply of a review page
+def _key_swatch(kind: str, words: str, palette: str | None) -> str:
+    colours = chosen(CRAB, palette)
+    shapes = Shapes.empty(colours.drawn)
+    _swatch(shapes, kind, 6, 3)
+    return _render(colours, title=words, desc="", **page.canvas(38, 32), shapes=shapes, texts=shapes.texts)
+
+
+def svg(picture: CrabPicture, head: Header, palette: str | None = None, bare: bool = False) -> str:
+    """The position as SVG; `bare`, the Coast, the play areas and the hands alone (the review
+    page writes the words around them as text)."""
+    colours = chosen(CRAB, palette)
+    shapes = Shapes.empty(colours.drawn)
+    above = [] if bare else [Text(0, 0, "head", line) for line in page.fitted([head.title], "head")]
+    above += [] if bare else [Text(0, 0, "text", line) for line in page.fitted(head.players)]
     texts = [Text(page.MARGIN, page.line_y(page.MARGIN, i), t.css, t.text) for i, t in enumerate(above)]
     y = page.MARGIN + (len(above) + 0.8) * page.LINE
     texts.append(Text(page.MARGIN, _r(y), "subhead", "Coast"))
@@ -358,10 +325,10 @@ def svg(picture: CrabPicture, head: Header) -> str:
     coast_width = (COAST + 2) * (SLOT_W + 6) + 10
     y = coast_top + SLOT_H + 30
     widest = coast_width
-    for area in picture.areas:
+    for number, area in enumerate(picture.areas):
         title = "Play area" if len(picture.areas) == 1 else f"Seat {area.seat}, play area"
         texts.append(Text(page.MARGIN, _r(y), "subhead", title))
-        width, height = _area_shapes(shapes, area, page.MARGIN + 22, y + 26)
+        width, height = _area_shapes(shapes, area, page.MARGIN + 22, y + 26, list(area.cards))
         widest = max(widest, width + 22)
         y += 26 + height + 24
         texts.append(Text(page.MARGIN, _r(y), "subhead", _hand_title(picture, area)))
@@ -370,18 +337,29 @@ def svg(picture: CrabPicture, head: Header) -> str:
             y += 10 + 14 + 2 * HAND_U + 26 + 24
         else:
             y += 24
-    texts.append(Text(page.MARGIN, _r(y), "subhead", "Legend"))
-    y += 12 + _legend_shapes(shapes, page.MARGIN + 10, y + 10, widest) + 18
-    below = page.fitted(head.last_lines() + head.status)
-    result = page.fitted([head.result], "result")
+    below: list[str] = []
+    result: list[str] = []
+    if not bare:
+        texts.append(Text(page.MARGIN, _r(y), "subhead", "Legend"))
+        y += 12 + _legend_shapes(shapes, page.MARGIN + 10, y + 10, widest) + 18
+        below = page.fitted(head.last_lines() + head.status)
+        result = page.fitted([head.result], "result")
     for i, line in enumerate(below):
         texts.append(Text(page.MARGIN, page.line_y(y, i, 0), "text", line))
     for i, line in enumerate(result):
         texts.append(Text(page.MARGIN, page.line_y(y, len(below) + i, 0), "result", line))
     # Wide enough for the drawing and for the longest line of words.
     width = page.page_width(widest, ((t.css, t.text) for t in texts))
-    height = y + (len(below) + len(result)) * page.LINE + page.MARGIN
-    return render(
-        "crab.svg.j2", title=head.title, **page.canvas(width, height),
-        shapes=shapes, texts=texts + shapes.texts,
-    )
+    height = y + (len(below) + len(result)) * page.LINE + page.MARGIN - (24 if bare else 0)
+    return _render(colours, title=descriptions.title(head), desc=words(picture),
+                   **page.canvas(width, height), shapes=shapes, texts=texts + shapes.texts)
+
+
+def words(picture: CrabPicture) -> str:
+    """The position in words (the SVG's <desc>; the review page shows it too)."""
+    return descriptions.crab_words(picture)
+
+
+def _render(colours, **view: object) -> str:
+    return render("crab.svg.j2", style=style(CRAB_RULES + (CRAB_LETTER_RULES if colours.drawn else ()), colours),
+                  **view)

@@ -7,10 +7,12 @@ Everything a template shows is computed here: the templates only place values an
 
 from __future__ import annotations
 
+from functools import cache
 from typing import Any, Callable, Mapping, NamedTuple
 
 from referee.picture import Picture
-from referee.render import page
+from referee.render import descriptions, page
+from referee.render.palette import GRID, GRID_EXTRA_RULES, GRID_RULES, SHEET, chosen, style
 from referee.render.board import LABEL_SIZE, board_shapes, text_rows
 from referee.render.header import Header, option_summary, text_head, wrap_all
 from referee.render.templates import render
@@ -73,24 +75,54 @@ class SvgArrow(NamedTuple):
     y2: float
 
 
-def svg(picture: Picture, head: Header) -> str:
+def _keys(picture: Picture, head: Header) -> list[tuple[str, float, str]]:
+    """The legend: (css, radius, words) for each kind of piece, the last move, the path and
+    bites."""
+    keys = [(f"stone-{key}", 7.0, f"{label} ({glyph})") for key, glyph, label in head.legend]
+    keys.append(("lastmark", 5.0, "last move"))
+    if picture.path:
+        keys.append(("pathkey", 0.0, "stone moved"))
+    if picture.bites:
+        keys.append(("bite", 9.0, "bite"))
+    return keys
+
+
+def _legend(keys: list[tuple[str, float, str]], left: float, y: float) -> tuple[list, list]:
+    """The legend's swatches and words in one line from `left`, on the line `y`."""
+    legend, legend_arrows = [], []
+    for i, (css, radius, words) in enumerate(keys):
+        x = left + 8 + i * KEY_WIDTH
+        label = SvgText(left + 22 + i * KEY_WIDTH, y + 4.5, "text", words)
+        if css == "pathkey":  # drawn as the board draws it: a short arrow
+            legend_arrows.append((SvgArrow(x - 10, y, x + 3, y), label))
+        else:
+            legend.append(SvgKey(x, y, css, radius, label))
+    return legend, legend_arrows
+
+
+def svg(picture: Picture, head: Header, palette: str | None = None, bare: bool = False) -> str:
+    """The position as SVG; `bare`, the board alone (the review page writes the words around
+    it as text)."""
     head = _with_notes(head, picture)
     shapes = board_shapes(picture.grid)
     # The words above the board and the result are measured at the title's size: generous.
-    above = [("head", line) for line in page.fitted([head.title], "head")]
-    above += [("text", line) for line in page.fitted(head.players, "head")]
-    below = page.fitted(head.last_lines() + head.status)
-    result = page.fitted([head.result], "head")
-    board_top = page.MARGIN + (len(above) + 0.5) * page.LINE
+    above = [] if bare else [("head", line) for line in page.fitted([head.title], "head")]
+    above += [] if bare else [("text", line) for line in page.fitted(head.players, "head")]
+    below = [] if bare else page.fitted(head.last_lines() + head.status)
+    result = [] if bare else page.fitted([head.result], "head")
+    board_top = page.MARGIN + (len(above) + 0.5) * page.LINE if above else page.BARE_MARGIN
     board_w, board_h = shapes.width * SVG_UNIT, shapes.height * SVG_UNIT
-    words = [("head", text) for text in [*(text for _, text in above), *result]]
-    words += [("text", line) for line in below]
-    width = page.page_width(board_w, words)
-    # The legend is one line: a key for each kind of piece, the last move, the path and bites.
-    keys_count = len(head.legend) + 1 + bool(picture.path) + bool(picture.bites)
-    width = max(width, keys_count * KEY_WIDTH + 2 * page.MARGIN)
-    legend_y = board_top + board_h + page.LINE
-    height = legend_y + (len(below) + len(result) + 1) * page.LINE + page.MARGIN
+    lines_of_words = [("head", text) for text in [*(text for _, text in above), *result]]
+    lines_of_words += [("text", line) for line in below]
+    keys = [] if bare else _keys(picture, head)
+    if bare:
+        width, height = board_w + 2 * page.BARE_MARGIN, board_top + board_h + page.BARE_MARGIN
+    else:
+        width = page.page_width(board_w, lines_of_words)
+        # The legend is one line: a key for each kind of piece, the last move, the path and bites.
+        width = max(width, len(keys) * KEY_WIDTH + 2 * page.MARGIN)
+        legend_y = board_top + board_h + page.LINE
+        height = legend_y + (len(below) + len(result) + 1) * page.LINE + page.MARGIN
     left = (width - board_w) / 2
 
     def place(x: float, y: float) -> tuple[float, float]:
@@ -107,23 +139,12 @@ def svg(picture: Picture, head: Header) -> str:
             SvgCell(picture.grid.name(cell), points, cx, cy, picture.pieces.get(cell), cell in picture.marks)
         )
     texts = [SvgText(page.MARGIN, page.line_y(page.MARGIN, i), css, text) for i, (css, text) in enumerate(above)]
-    texts += [SvgText(page.MARGIN, page.line_y(legend_y, i, 1.3), "text", line) for i, line in enumerate(below)]
-    texts += [SvgText(page.MARGIN, page.line_y(legend_y, len(below) + i, 1.3), "result", line)
-              for i, line in enumerate(result)]
-    keys = [(f"stone-{key}", 7.0, f"{label} ({glyph})") for key, glyph, label in head.legend]
-    keys.append(("lastmark", 5.0, "last move"))
-    if picture.path:
-        keys.append(("pathkey", 0.0, "stone moved"))
-    if picture.bites:
-        keys.append(("bite", 9.0, "bite"))
     legend, legend_arrows = [], []
-    for i, (css, radius, words) in enumerate(keys):
-        x = page.MARGIN + 8 + i * KEY_WIDTH
-        label = SvgText(page.MARGIN + 22 + i * KEY_WIDTH, legend_y + 4.5, "text", words)
-        if css == "pathkey":  # drawn as the board draws it: a short arrow
-            legend_arrows.append((SvgArrow(x - 10, legend_y, x + 3, legend_y), label))
-        else:
-            legend.append(SvgKey(x, legend_y, css, radius, label))
+    if not bare:
+        texts += [SvgText(page.MARGIN, page.line_y(legend_y, i, 1.3), "text", line) for i, line in enumerate(below)]
+        texts += [SvgText(page.MARGIN, page.line_y(legend_y, len(below) + i, 1.3), "result", line)
+                  for i, line in enumerate(result)]
+        legend, legend_arrows = _legend(keys, page.MARGIN, legend_y)
     # The last move's dot sits in the middle of its cell, or off to the side where a number
     # (a scoring class) is written on the stone, so that both read.
     dots = []
@@ -137,9 +158,11 @@ def svg(picture: Picture, head: Header) -> str:
         for cell, tag in sorted(picture.tags.items())
         if cell in picture.pieces
     ]
-    return render(
-        "diagram.svg.j2",
-        title=head.title,
+    extras = bool(picture.path or picture.bites or picture.tags)
+    return _render(
+        palette, extras,
+        title=descriptions.title(head),
+        desc=words(picture),
         **page.canvas(width, height),
         cells=cells,
         labels=[SvgText(*place(lb.x, lb.y), "coord", lb.text) for lb in shapes.labels],
@@ -147,15 +170,45 @@ def svg(picture: Picture, head: Header) -> str:
         legend=legend,
         legend_arrows=legend_arrows,
         dots=dots,
-        label_size=round(SVG_UNIT * LABEL_SIZE, 2),
         stone_radius=round(SVG_UNIT * 0.4, 2),
         mark_radius=round(SVG_UNIT * 0.12, 2),
         arrow=_arrow(picture, place),
         bites=[place(*picture.grid.centre(cell)) for cell in sorted(picture.bites)],
         bite_radius=round(SVG_UNIT * 0.47, 2),
         tags=tags,
-        extras=bool(picture.path or picture.bites or picture.tags),
     )
+
+
+def words(picture: Picture) -> str:
+    """The position in words (the SVG's <desc>; the review page shows it too)."""
+    return descriptions.grid_words(picture)
+
+
+def _render(palette: str | None, extras: bool, **view: object) -> str:
+    colours = chosen(GRID, palette)
+    return render(
+        "diagram.svg.j2",
+        style=style(GRID_RULES + (GRID_EXTRA_RULES if extras else ()), colours,
+                    label_size=round(SVG_UNIT * LABEL_SIZE, 2)),
+        arrow_ink=colours.inks["path"],
+        **view,
+    )
+
+
+def key(picture: Picture, head: Header, palette: str | None = None) -> list[tuple[str, str]]:
+    """The legend for the review page, which writes it as text: each entry's words, with its
+    swatch as a small SVG drawn in the same style."""
+    return [(_swatch(entry, palette), entry[2]) for entry in _keys(picture, head)]
+
+
+@cache  # the same few swatches for every ply of a review page
+def _swatch(entry: tuple[str, float, str], palette: str | None) -> str:
+    legend, arrows = _legend([entry], 4, 12)  # the swatch about (12, 12)
+    return _render(palette, entry[0] in ("pathkey", "bite"), title=entry[2], desc="",
+                   **page.canvas(24, 24), cells=[], labels=[], texts=[], dots=[], tags=[], bites=[],
+                   legend=[k._replace(text=k.text._replace(text="")) for k in legend],
+                   legend_arrows=[(a, t._replace(text="")) for a, t in arrows],
+                   stone_radius=0, mark_radius=0, arrow=None, bite_radius=0)
 
 
 def _arrow(picture: Picture, place: Callable[[float, float], tuple[float, float]]) -> SvgArrow | None:
@@ -169,7 +222,8 @@ def _arrow(picture: Picture, place: Callable[[float, float], tuple[float, float]
     return SvgArrow(x1, y1, round(x2 - (x2 - x1) * back, 2), round(y2 - (y2 - y1) * back, 2))
 
 
-def paper(game: Any, options: Mapping[str, Any], picture: Picture, paper_name: str) -> str:
+def paper(game: Any, options: Mapping[str, Any], picture: Picture, paper_name: str,
+          palette: str | None = None) -> str:
     """The empty board true to size: cells and coordinates, in millimetres on the sheet."""
     grid = picture.grid
     shapes = board_shapes(grid)
@@ -185,13 +239,23 @@ def paper(game: Any, options: Mapping[str, Any], picture: Picture, paper_name: s
         for _, corners in shapes.outlines
     ]
     labels = [(*place(lb.x, lb.y), lb.text) for lb in shapes.labels]
+    # The centre cell carries a dot, as a go board's centre point: it helps find a cell, and
+    # Hermit's first stone may not go there (R-HE2). An even square board has no centre.
+    centre = grid.centre_cell
+    marks = [] if centre is None else [place(*grid.centre(centre))]
+    centre_words = "" if centre is None else f" · centre {grid.name(centre)} marked"
     return render(
         "paper.svg.j2",
         **sheet.frame(f"{game.name} ({game.credit})",
                       f"{option_summary(options)} · {len(grid)} cells · {unit:.1f} mm cells · "
-                      f"{page.PAPER_NAMES[paper_name]} {sheet.orientation}"),
+                      f"{page.PAPER_NAMES[paper_name]} {sheet.orientation}{centre_words}"),
+        desc=(f"A blank {game.name} board to print: {len(grid)} cells, the columns lettered and the rows "
+              f"numbered along its edges" + ("." if centre is None else f"; a dot marks the centre, {grid.name(centre)}.")),
         polygons=polygons,
+        centres=marks,
+        centre_radius=round(unit * 0.09, 3),
         labels=labels,
         label_size=round(unit * LABEL_SIZE, 2),
         line_width=round(max(unit * 0.025, 0.3), 3),
+        ink=chosen(SHEET, palette).inks,
     )

@@ -1,18 +1,22 @@
 """The words around a board, the same in the text and the SVG diagram: title, players, last
 move, the game's status lines and the result. A module of its own so that `referee status`,
 which prints these words and no board, loads no drawing code.
+
+Also the words a player reads wherever a seat is named: the one result sentence (`result_words`)
+and the players' names for the seats the rules' reasons name (`in_words`, SPEC §8b); and the
+one way lines are fitted to a width (`wrap`, `cut`).
 """
 
 from __future__ import annotations
 
 import datetime as dt
-import re
 from typing import TYPE_CHECKING, Any, Iterable, NamedTuple
 
 from unicodedata import east_asian_width
 
 from referee.clock import sentences
 from referee.errors import CONTROL
+from referee.players import named, names_of, short_name
 
 if TYPE_CHECKING:
     from referee.replay import Replay
@@ -37,7 +41,6 @@ def option_summary(options: dict[str, object]) -> str:
 
 TEXT_WIDTH = 78  # a mail body's line
 SVG_WIDTH = 96  # a line of words under an SVG board, before the picture grows wider than the board
-MAX_NAME = 40  # a name longer than this is cut where it stands in a sentence
 MAX_COMMENT = 600  # characters of a comment shown under a diagram; the record keeps it whole
 MAX_LINES = 12  # lines one name, comment or status line may take in a diagram, cut with "…" past them
 
@@ -131,36 +134,48 @@ def wrap_all(lines: list[str], width: int = TEXT_WIDTH) -> list[str]:
     return [part for line in lines for part in wrap(line, width)]
 
 
-def short_name(name: str | None) -> str | None:
-    """The name a sentence uses: "Ann <ann@example.org>" without its address, cut when long;
-    None when the record gives no name (then the seat's number is used)."""
-    if not name:
-        return None
-    bare = re.sub(r"\s*<[^<>]*>\s*$", "", name).strip().strip('"').strip()
-    if not bare:
-        return None
-    return bare if len(bare) <= MAX_NAME else bare[: MAX_NAME - 1] + "…"
-
-
 def who(play: Replay, seat: int, capital: bool = True) -> str:
     """A seat in a sentence: its player's name where the record has one, else "Seat N"."""
     return short_name(play.record.player_name(seat)) or f"{'Seat' if capital else 'seat'} {seat}"
 
 
-def result_words(play: Replay, ply: int | None = None) -> str:
-    """The result sentence a player reads: `Replay.result_sentence` (status --json's "result")
-    with the players' names where the record has them: "Bo to move", "Ann wins: …"."""
+def who_and_seat(play: Replay, seat: int) -> str:
+    """A seat where its number matters too (an error, a refusal): "Ann (seat 1)", or "seat 1"
+    when the record gives no name."""
+    name = short_name(play.record.player_name(seat))
+    return f"{name} (seat {seat})" if name else f"seat {seat}"
+
+
+def in_words(play: Replay, text: str) -> str:
+    """A reason written with seat numbers (by the rules, the replay, the record's [result]) as
+    a player reads it: the players' names for their seats, where the record has them."""
+    return named(text, names_of(play.record.players))
+
+
+def result_words(play: Replay, ply: int | None = None, names: bool = True) -> str:
+    """The result sentence after `ply` (default: the last), with the players' names where the
+    record has them: "Bo to move", "Ann wins: Bo resigned", "Draw: …". With `names` False,
+    seats by number, as `status --json` gives it (SPEC §4): "Seat 2 to move", "Seat 1 wins:
+    seat 2 resigned"."""
+    people = names_of(play.record.players) if names else {}
+
+    def say(seat: int, capital: bool = True) -> str:
+        return people.get(seat) or f"{'Seat' if capital else 'seat'} {seat}"
+
     outcome = play.outcome(ply)
     if outcome is None:
-        return f"{who(play, play.to_move(ply))} to move"
-    if outcome.summary or not outcome.winners:
-        return play.result_sentence(ply)
-    names = [who(play, seat) for seat in outcome.winners]
-    if len(names) == 1:
-        return f"{names[0]} wins: {outcome.reason}"
-    if all(n.startswith("Seat ") for n in names):
-        return play.result_sentence(ply)
-    return f"{', '.join(names[:-1])} and {names[-1]} win: {outcome.reason}"
+        return f"{say(play.to_move(ply))} to move"
+    if outcome.summary:
+        return named(outcome.summary, people)
+    reason, winners = named(outcome.reason, people), outcome.winners
+    if not winners:
+        return f"Draw: {reason}"
+    if len(winners) == 1:
+        return f"{say(winners[0])} wins: {reason}"
+    if not any(seat in people for seat in winners):
+        return f"Seats {', '.join(map(str, winners))} win: {reason}"
+    words = [say(seat, capital=not index) for index, seat in enumerate(winners)]
+    return f"{', '.join(words[:-1])} and {words[-1]} win: {reason}"
 
 
 def last_comment(play: Replay, ply: int) -> str | None:
@@ -173,7 +188,7 @@ def last_comment(play: Replay, ply: int) -> str | None:
             words = " ".join(comment.split())
             if len(words) > MAX_COMMENT:
                 words = words[: MAX_COMMENT - 1] + "…"
-            author = who(play, play.movers[number - 1], capital=False)
+            author = who(play, play.line[number].mover, capital=False)
             return f"Comment, ply {number} ({author}): “{words}”"
     return None
 
@@ -191,16 +206,17 @@ def header(play: Replay, ply: int, picture: Any, now: dt.datetime | None = None)
         players.append(f"{line}: {name}" if name else line)
     last, mover = None, ""
     if ply:
-        mover = who(play, play.movers[ply - 1], capital=False)
+        mover = who(play, play.line[ply].mover, capital=False)
         last = f"Ply {ply}: {play.last_move(ply)} ({mover})"
-    over = play.outcome(ply) is not None
+    position = play.position(ply)
+    lines = game.final_status_lines(position) if play.outcome(ply) is not None else game.status_lines(position)
     return Header(
         title=f"{game.name} ({game.credit}) · {option_summary(play.options)}",
         players=players,
         legend=[(k.key, k.glyph, k.label) for k in kinds],
         last=last,
-        status=(game.final_status_lines(play.states[ply]) if over else game.status_lines(play.states[ply]))
-        + standing_lines(play, ply, now),
+        # The rules write their lines with seat numbers ("Seat 2 cannot place."): in names here.
+        status=[in_words(play, line) for line in lines] + standing_lines(play, ply, now),
         result=result_words(play, ply),
         comment=last_comment(play, ply),
         ply=ply,
@@ -211,7 +227,7 @@ def header(play: Replay, ply: int, picture: Any, now: dt.datetime | None = None)
 def standing_lines(play: Replay, ply: int, now: dt.datetime | None) -> list[str]:
     """What stands after `ply` besides the position (SPEC §6): a draw offer awaiting its
     answer, and the clock as it stands at `now` (by default when the ply was made)."""
-    standing, to_move = play.standing[ply], play.to_move(ply)
+    standing, to_move = play.line[ply].standing, play.to_move(ply)
     lines = []
     if standing.offer is not None and to_move is not None:
         lines.append(f"{who(play, standing.offer)} offers a draw: {who(play, to_move, capital=False)} "

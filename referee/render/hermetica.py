@@ -9,15 +9,16 @@ hermetica-paper.svg.j2 only place values and loop.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
-from typing import Any, Mapping
 
-from referee.games.hermetica.picture import (
-    ELEMENTS, MOON, SIDE, SUN, UNIT_NAME, ActionReport, Board, HermeticaPicture,
-)
+from referee.games.hermetica.picture import MOON, SIDE, SUN, UNIT_NAME, ActionReport, Board, HermeticaPicture
 from referee.geometry.grid import LETTERS
-from referee.render import page
-from referee.render.header import SVG_WIDTH, TEXT_WIDTH, Header, option_summary, text_head, wrap_all
+from referee.render import descriptions, page
+from referee.render.hermetica_mat import (
+    Arrow, Mark, Path, Token, Words, column_labels, hexes, layout, shrink,
+)
+from referee.render.hermetica_sheet import paper as sheet
+from referee.render.palette import HERMETICA, HERMETICA_RULES, chosen, style
+from referee.render.header import SVG_WIDTH, TEXT_WIDTH, Header, text_head, wrap_all
 from referee.render.templates import render
 
 # -- words shared by text and SVG ------------------------------------------------------------
@@ -81,7 +82,9 @@ def last_words(picture: HermeticaPicture, head: Header) -> tuple[str | None, lis
     if not head.ply:  # words made without a replay: the last line as given, the actions below
         return head.last, [f"  {line}" for line in actions]
     side = SIDE[picture.last[0].seat] if picture.last else None
-    intro = f"Ply {head.ply}" + (f", {side}" if side else "") + f" ({head.mover})"
+    # A player called by the side's name ("Moon") is named once, not "Moon (Moon)".
+    mover = f" ({head.mover})" if side is None or head.mover.casefold() != side.casefold() else ""
+    intro = f"Ply {head.ply}" + (f", {side}" if side else "") + mover
     if not actions:  # a pass
         return head.last, []
     if len(actions) == 1:
@@ -93,18 +96,21 @@ def last_words(picture: HermeticaPicture, head: Header) -> tuple[str | None, lis
 
 TEXT_LEGEND = (
     "A Adept  F Fire  E Earth  W Water: Sun upper case, Moon lower case",
-    "#..# Wall  [..] Sun's Shield  {..} Moon's Shield  *..* Prime  =..= Horizon",
-    "(..) touched by the last ply",
+    "\"F c9\": Sun's Fire on c9   #..# Wall  [..] Sun's Shield  {..} Moon's Shield",
+    "*..* Prime  =..= Horizon  (..) touched by the last ply",
 )
-CELL_WIDTH = 4  # characters per column: barrier mark, two for the content, barrier mark
+# Characters per column: the barrier mark, the unit's letter, a space, the hex's name (up to
+# three characters, e.g. d12) and the closing mark. Every hex is named, as in the SVG, so a
+# unit's cell and every Wall read off the diagram: "#f b6 #" is Moon's Fire on a Wall on b6.
+CELL_WIDTH = 7
 
 
 def _text_cell(picture: HermeticaPicture, cell: int, touched: set[int]) -> str:
-    """Four characters: the barrier (or the last ply's, the Horizon's or the Prime's mark) on
-    both sides of the unit's letter, or of the cell's number when no unit stands there."""
+    """Seven characters: the barrier (or the last ply's, the Horizon's or the Prime's mark) on
+    both sides of the unit's letter, if any, and the hex's name."""
     board = picture.board
     unit = picture.units.get(cell)
-    middle = f" {unit.letter}" if unit is not None else f"{board.grid.coords[cell][1] + 1:>2}"
+    middle = f"{unit.letter if unit is not None else ' '} {board.name(cell):<3}"
     if cell in picture.walls:
         return f"#{middle}#"
     if picture.shields.get(SUN) == cell:
@@ -125,7 +131,7 @@ def _on_horizon(board: Board, cell: int) -> bool:
 
 
 def board_lines(picture: HermeticaPicture) -> list[str]:
-    """The mat as monospace lines, top first: one line per half cell, columns four characters
+    """The mat as monospace lines, top first: one line per half cell, columns seven characters
     apart, the column letters under each column's bottom cell and over its top cell."""
     grid = picture.board.grid
     touched = touched_cells(picture)
@@ -138,7 +144,7 @@ def board_lines(picture: HermeticaPicture) -> list[str]:
     for q in range(grid.columns):
         cells = grid.column_cells(q)
         for h in (grid.doubled[cells[0]][1] - 1, grid.doubled[cells[-1]][1] + 1):
-            canvas[h][CELL_WIDTH * q + 2] = LETTERS[q]
+            canvas[h][CELL_WIDTH * q + 3] = LETTERS[q]
     return ["  " + "".join(canvas[h]).rstrip() for h in range(top, -2, -1)]
 
 
@@ -154,173 +160,104 @@ def text(picture: HermeticaPicture, head: Header) -> str:
 UNIT = 58.0  # pixels between neighbouring cell centres
 
 
-@dataclass(frozen=True)
-class Hex:
-    name: str
-    points: str
-    css: str  # "cell", plus "horizon-sun" / "horizon-moon" / "prime"
-
-
-@dataclass(frozen=True)
-class Token:
-    """A unit: a circle for Sun, a diamond for Moon (owner by shape), its letter inside."""
-
-    name: str
-    x: float
-    y: float
-    letter: str
-    seat: int
-    points: str  # the diamond, for Moon
-    words: str
-
-
-@dataclass(frozen=True)
-class Mark:
-    x: float
-    y: float
-    text: str
-    css: str
-
-
-@dataclass(frozen=True)
-class Arrow:
-    x1: float
-    y1: float
-    x2: float
-    y2: float
-    css: str
-
-
-@dataclass(frozen=True)
-class Path:
-    """A unit's whole move in the last ply: one line through every hex it stepped on."""
-
-    points: str
-    words: str
-
-
-@dataclass(frozen=True)
-class Words:
-    x: float
-    y: float
-    css: str
-    text: str
-
-
-@dataclass(frozen=True)
-class Inked:
-    """Words of the printable sheet with their own colour (its SVG holds no style sheet)."""
-
-    x: float
-    y: float
-    fill: str
-    text: str
-
-
-def _layout(board: Board, unit: float, top_left: tuple[float, float]):
-    """A function from board units to drawing positions (y down), and the drawing's size."""
-    grid = board.grid
-    xs = [x for c in grid for x, _ in grid.corners(c)]
-    ys = [y for c in grid for _, y in grid.corners(c)]
-    pad = 0.6  # room for the column letters
-    left, right, bottom, top = min(xs) - pad, max(xs) + pad, min(ys) - pad, max(ys) + pad
-
-    def place(x: float, y: float) -> tuple[float, float]:
-        return (round(top_left[0] + (x - left) * unit, 2), round(top_left[1] + (top - y) * unit, 2))
-
-    return place, (right - left) * unit, (top - bottom) * unit
-
-
-def _hexes(board: Board, place, walls=frozenset()) -> list[Hex]:
-    hexes = []
-    for cell in board.grid:
-        points = " ".join("%s,%s" % place(*p) for p in board.grid.corners(cell))
-        css = "cell"
-        if cell in board.horizons[SUN]:
-            css += " horizon-sun"
-        elif cell in board.horizons[MOON]:
-            css += " horizon-moon"
-        if cell in board.primes.values():
-            css += " prime"
-        hexes.append(Hex(board.name(cell), points, css))
-    return hexes
-
-
-def _column_labels(board: Board, place) -> list[Words]:
-    grid, labels = board.grid, []
-    for q in range(grid.columns):
-        cells = grid.column_cells(q)
-        for cell, dy in ((cells[0], -0.75), (cells[-1], 0.75)):
-            x, y = grid.centre(cell)
-            labels.append(Words(*place(x, y + dy), "coord", LETTERS[q]))
-    return labels
-
-
-def _cell_names(picture: HermeticaPicture, place) -> list[Words]:
-    """Every hex's name in its top band, clear of the unit in its middle; light on a Wall."""
+def _cell_names(picture: HermeticaPicture, place, aside: frozenset[int] = frozenset()) -> list[Words]:
+    """Every hex's name in its top band, clear of the unit in its middle; light on a Wall.
+    The names of the hexes `aside` stand to the left, leaving room for the word "new"."""
     board, names = picture.board, []
     for cell in board.grid:
         x, y = place(*board.grid.centre(cell))
         css = "cellname onwall" if cell in picture.walls else "cellname"
+        x = round(x - UNIT * 0.2, 2) if cell in aside else x
         names.append(Words(x, round(y - UNIT * 0.35, 2), css, board.name(cell)))
     return names
 
 
-def _special_marks(board: Board, place) -> list[Mark]:
-    """The Prime hexes, marked by a word in their bottom band as well as by their outline."""
-    marks = []
-    for seat in (SUN, MOON):
-        x, y = place(*board.grid.centre(board.primes[seat]))
-        marks.append(Mark(x, round(y + UNIT * 0.37, 2), "PRIME", "primelabel"))
-    return marks
-
-
 def lines(picture: HermeticaPicture, head: Header) -> list[str]:
-    """The words under the board after the last move: the turn action by action and the
-    status (the review page's hook; the SVG writes the same under its last-move line)."""
-    _, details = last_words(picture, head)
-    return [*details, *head.status]
+    """The words under the board after the last move, for the review page: the turn, one
+    line per action (a single action too), then the status."""
+    status: list[str] = []
+    for line in head.status:  # a side's line and the line indented under it, as one
+        if status and line[:1].isspace():
+            status[-1] += "; " + line.strip()
+        else:
+            status.append(line)
+    return [*action_lines(picture), *status]
 
 
-def side_words(board: Board, seat: int) -> str:
+def words(picture: HermeticaPicture) -> str:
+    """The position in words (the SVG's <desc>; the review page shows it too)."""
+    return descriptions.hermetica_words(picture, action_lines(picture))
+
+
+def side_words(board: Board, seat: int, palette: str | None = None) -> str:
     """One side's Horizon and Prime in words, for the labels along the board's edges."""
     horizon = sorted(board.horizons[seat], key=lambda c: board.grid.coords[c])
-    tint = "gold" if seat == SUN else "blue"
+    tint = chosen(HERMETICA, palette).drawn["sun_tint" if seat == SUN else "moon_tint"]
     edge = "bottom" if seat == SUN else "top"
     names = " ".join(board.name(c) for c in horizon)
     return (f"{SIDE[seat]}'s Horizon: the {tint} hexes along the {edge} ({names}); "
             f"{SIDE[seat]}'s Prime: {board.name(board.primes[seat])}")
 
 
-def svg(picture: HermeticaPicture, head: Header) -> str:
+def legend_lines(palette: str | None = None) -> list[str]:
+    """The legend, in the words of the palette's styles."""
+    drawn = chosen(HERMETICA, palette).drawn
+    return [
+        "Sun: circles, upper case; Moon: diamonds, lower case. A Adept, F Fire, E Earth, W Water.",
+        "Dark hex: Wall. Shield: a ringed hex, S Sun's, M Moon's. PRIME: where an Adept starts.",
+        f"Last ply: a line through every step of a unit, from its {drawn['ends']} start to its {drawn['ends']} end;",
+        *drawn["marks"],  # type: ignore[misc]
+    ]
+
+
+def key(picture: HermeticaPicture, head: Header, palette: str | None = None) -> list[tuple[str | None, str]]:
+    """The legend for the review page, which writes it as text (no swatches: its words say
+    what each mark looks like), with the sides' Horizons and Primes."""
+    board = picture.board
+    lines_of_words = [side_words(board, MOON, palette), side_words(board, SUN, palette), *legend_lines(palette)]
+    return [(None, line) for line in _unwrapped(lines_of_words)]
+
+
+def _unwrapped(lines: list[str]) -> list[str]:
+    """Lines of words, those that only carry on the one before (no capital, or indented)
+    joined to it again."""
+    joined: list[str] = []
+    for line in lines:
+        if joined and (line[:1].isspace() or line[:1].islower()):
+            joined[-1] += " " + line.strip()
+        else:
+            joined.append(line)
+    return joined
+
+
+def svg(picture: HermeticaPicture, head: Header, palette: str | None = None, bare: bool = False) -> str:
+    """The position as SVG; `bare`, the mat alone (the review page writes the words around it
+    as text)."""
     board = picture.board
     grid = board.grid
     # The words above the board are measured at the title's size (below), so fitted at it.
-    above = [Words(0, 0, "head", line) for line in page.fitted([head.title], "head")]
-    above += [Words(0, 0, "text", line) for line in page.fitted(head.players, "head")]
+    above = [] if bare else [Words(0, 0, "head", line) for line in page.fitted([head.title], "head")]
+    above += [] if bare else [Words(0, 0, "text", line) for line in page.fitted(head.players, "head")]
     last, details = last_words(picture, head)
-    below = page.fitted(head._replace(last=last).last_lines(SVG_WIDTH, details) + head.status)
-    result = page.fitted([head.result], "result")
-    moon_words, sun_words = side_words(board, MOON), side_words(board, SUN)
+    below = [] if bare else page.fitted(head._replace(last=last).last_lines(SVG_WIDTH, details) + head.status)
+    result = [] if bare else page.fitted([head.result], "result")
+    moon_words, sun_words = side_words(board, MOON, palette), side_words(board, SUN, palette)
     # The Moon's label sits between the players and the board, the Sun's right under it.
-    board_top = page.MARGIN + (len(above) + 1.6) * page.LINE
-    place, board_w, board_h = _layout(board, UNIT, (0, board_top))
-    words = [("head", w.text) for w in above] + [("text", t) for t in below] + [("result", t) for t in result]
-    words += [("side", moon_words), ("side", sun_words)]
-    width = page.page_width(board_w, words)
+    board_top = page.BARE_MARGIN if bare else page.MARGIN + (len(above) + 1.6) * page.LINE
+    place, board_w, board_h = layout(board, UNIT, (0, board_top))
+    lines_of_words = [("head", w.text) for w in above] + [("text", t) for t in below] + [("result", t) for t in result]
+    lines_of_words += [] if bare else [("side", moon_words), ("side", sun_words)]
+    width = board_w + 2 * page.BARE_MARGIN if bare else page.page_width(board_w, lines_of_words)
     shift = (width - board_w) / 2
-    place, _, _ = _layout(board, UNIT, (shift, board_top))
+    place, _, _ = layout(board, UNIT, (shift, board_top))
     sides = [Words(page.MARGIN, page.line_y(board_top - 1.3 * page.LINE, 0), "side moonside", moon_words),
              Words(page.MARGIN, page.line_y(board_top + board_h, 0, 0.4), "side sunside", sun_words)]
     legend_y = board_top + board_h + 1.6 * page.LINE
-    legend = [
-        "Sun: circles, upper case; Moon: diamonds, lower case. A Adept, F Fire, E Earth, W Water.",
-        "Dark hex: Wall. Shield: a ringed hex, S Sun's, M Moon's. PRIME: where an Adept starts.",
-        "Last ply: a line through every step of a unit, from its ringed start to its ringed end;",
-        "red dashes a shot, blue dots a push, green dashes a relocation, × a capture, new: spawned.",
-    ]
+    legend = legend_lines(palette)
     text_top = legend_y + (len(legend) + 0.5) * page.LINE
     height = text_top + (len(below) + len(result) + 1) * page.LINE + page.MARGIN
+    if bare:
+        sides, legend, height = [], [], board_top + board_h + page.BARE_MARGIN
 
     tokens = []
     r = UNIT * 0.27
@@ -331,12 +268,12 @@ def svg(picture: HermeticaPicture, head: Header) -> str:
         tokens.append(Token(board.name(cell), x, y, unit.letter, unit.seat, diamond, unit_words(unit)))
     walls = []
     for cell in sorted(picture.walls):
-        walls.append(" ".join("%s,%s" % place(*_shrink(grid, cell, p, 0.9)) for p in grid.corners(cell)))
+        walls.append(" ".join("%s,%s" % place(*shrink(grid, cell, p, 0.9)) for p in grid.corners(cell)))
     shields = []
     for seat in (SUN, MOON):
         cell = picture.shields.get(seat)
         if cell is not None:
-            points = " ".join("%s,%s" % place(*_shrink(grid, cell, p, 0.8)) for p in grid.corners(cell))
+            points = " ".join("%s,%s" % place(*shrink(grid, cell, p, 0.8)) for p in grid.corners(cell))
             x, y = place(*grid.centre(cell))
             shields.append((points, f"shield-{SIDE[seat].lower()}",
                             Mark(round(x - UNIT * 0.45, 2), y, "S" if seat == SUN else "M", "shieldlabel")))
@@ -346,7 +283,7 @@ def svg(picture: HermeticaPicture, head: Header) -> str:
         if steps:
             chain = [steps[0].start] + [seg.end for seg in steps]
             for cell in {chain[0], chain[-1]}:
-                ends.append(" ".join("%s,%s" % place(*_shrink(grid, cell, p, 0.93)) for p in grid.corners(cell)))
+                ends.append(" ".join("%s,%s" % place(*shrink(grid, cell, p, 0.93)) for p in grid.corners(cell)))
             if len(set(chain)) > 1:
                 centres = [place(*grid.centre(c)) for c in chain]
                 centres[-1] = _short_of(centres[-2], centres[-1], r * 0.75)
@@ -367,19 +304,20 @@ def svg(picture: HermeticaPicture, head: Header) -> str:
             crosses.append(Mark(x, y, "×", "capture"))
         for seg in report.segments:
             if seg.kind in ("spawn", "wall") and seg.end is not None:
-                x, y = place(*grid.centre(seg.end))
-                news.append(Mark(round(x + UNIT * 0.44, 2), y, "new", "newlabel"))
+                news.append(seg.end)
     texts = [Words(page.MARGIN, page.line_y(page.MARGIN, i), w.css, w.text) for i, w in enumerate(above)]
     texts += sides
     texts += [Words(page.MARGIN, page.line_y(legend_y, i, 0), "small", t) for i, t in enumerate(legend)]
     texts += [Words(page.MARGIN, page.line_y(text_top, i, 0.5), "text", t) for i, t in enumerate(below)]
     texts += [Words(page.MARGIN, page.line_y(text_top, len(below) + i, 0.8), "result", line)
               for i, line in enumerate(result)]
+    font = round(UNIT * 0.32, 2)
     return render(
         "hermetica.svg.j2",
-        title=head.title,
+        title=descriptions.title(head),
+        desc=words(picture),
         **page.canvas(width, height),
-        hexes=_hexes(board, place),
+        hexes=hexes(board, place),
         walls=walls,
         shields=shields,
         tokens=tokens,
@@ -387,14 +325,31 @@ def svg(picture: HermeticaPicture, head: Header) -> str:
         ends=ends,
         arrows=arrows,
         crosses=crosses,
-        news=news,
-        names=_cell_names(picture, place),
-        marks=_special_marks(board, place),
-        labels=_column_labels(board, place),
+        names=_cell_names(picture, place, frozenset(news) & frozenset(board.primes.values())),
+        marks=_band_marks(board, place, news),
+        labels=column_labels(board, place),
         texts=texts,
         radius=round(r, 2),
-        font=round(UNIT * 0.32, 2),
+        style=style(HERMETICA_RULES, chosen(HERMETICA, palette), font=font, capture_size=font * 1.6),
     )
+
+
+def _band_marks(board: Board, place, news: list[int]) -> list[Mark]:
+    """The words in a hex's bands, clear of its unit and inside its edges: PRIME in the
+    bottom band of the Prime hexes, "new" where the last ply spawned a unit or raised a Wall,
+    in the bottom band, or on a Prime hex in the top band beside the hex's name."""
+    marks = []
+    primes = set(board.primes.values())
+    for cell in sorted(primes):
+        x, y = place(*board.grid.centre(cell))
+        marks.append(Mark(x, round(y + UNIT * 0.37, 2), "PRIME", "primelabel"))
+    for cell in sorted(set(news)):
+        x, y = place(*board.grid.centre(cell))
+        if cell in primes:
+            marks.append(Mark(round(x + UNIT * 0.17, 2), round(y - UNIT * 0.35, 2), "new", "newlabel beside"))
+        else:
+            marks.append(Mark(x, round(y + UNIT * 0.37, 2), "new", "newlabel"))
+    return marks
 
 
 def _short_of(start: tuple[float, float], end: tuple[float, float], gap: float) -> tuple[float, float]:
@@ -414,57 +369,5 @@ def _arrow(x1: float, y1: float, x2: float, y2: float, css: str, gap: float) -> 
                  round(x2 - ux * gap, 2), round(y2 - uy * gap, 2), css)
 
 
-def _shrink(grid, cell: int, point: tuple[float, float], factor: float) -> tuple[float, float]:
-    cx, cy = grid.centre(cell)
-    return (cx + (point[0] - cx) * factor, cy + (point[1] - cy) * factor)
-
-
-# -- the printable sheet ---------------------------------------------------------------------
-
-
-def paper(game, options: Mapping[str, Any], picture: HermeticaPicture, paper_name: str) -> str:
-    """`referee board hermetica`: the mat true to size with the Horizons, the Prime hexes and
-    the scheme's walls (none for `draft`), coordinates in every hex."""
-    board = picture.board
-    grid = board.grid
-    xs = [x for c in grid for x, _ in grid.corners(c)]
-    ys = [y for c in grid for _, y in grid.corners(c)]
-    pad = 0.6
-    board_w, board_h = max(xs) - min(xs) + 2 * pad, max(ys) - min(ys) + 2 * pad
-    sheet = page.fit(board_w, board_h, paper_name)
-    unit = sheet.cell
-    place, _, _ = _layout(board, unit, sheet.board_origin(board_w, board_h))
-    scheme = options["scheme"]
-    wall_shapes = [
-        " ".join("%s,%s" % place(*_shrink(grid, c, p, 0.85)) for p in grid.corners(c))
-        for c in sorted(picture.walls)
-    ]
-    names = []
-    for cell in grid:
-        x, y = place(*grid.centre(cell))
-        if cell in board.primes.values():
-            y = round(y - unit * 0.2, 3)  # room for the Prime mark below the name
-        # The name reads on a Wall's dark fill too: light there, grey elsewhere.
-        names.append(Inked(x, y, "#ffffff" if cell in picture.walls else "#666666", board.name(cell)))
-    marks = []
-    for seat in (SUN, MOON):
-        # Two short lines ("Sun" over "Prime") fit the hex at a size that reads.
-        x, y = place(*grid.centre(board.primes[seat]))
-        marks.append(Words(x, round(y + unit * 0.06, 3), "prime", SIDE[seat]))
-        marks.append(Words(x, round(y + unit * 0.24, 3), "prime", "Prime"))
-    return render(
-        "hermetica-paper.svg.j2",
-        **sheet.frame(f"{game.name} ({game.credit}) · {scheme} scheme",
-                      f"{option_summary(options)} · {len(grid)} hexes · {unit:.1f} mm between centres · "
-                      f"{page.PAPER_NAMES[paper_name]} {sheet.orientation} · shaded edge hexes: the "
-                      "Horizons (Sun below, Moon above)"),
-        hexes=_hexes(board, place),
-        walls=wall_shapes,
-        names=names,
-        marks=marks,
-        labels=_column_labels(board, place),
-        name_size=round(unit * 0.22, 2),
-        mark_size=round(unit * 0.15, 2),
-        label_size=round(unit * 0.38, 2),
-        line_width=round(max(unit * 0.025, 0.3), 3),
-    )
+# The printable sheet, the drawer's `paper` hook, is drawn by render/hermetica_sheet.py.
+paper = sheet

@@ -20,6 +20,7 @@ from referee.render.header import columns, cut, wrap
 # -- the SVG diagrams (pixels) ----------------------------------------------------------------
 
 MARGIN = 16.0  # around the whole picture
+BARE_MARGIN = 4.0  # around a board drawn alone (the review page's): room for the lines' width
 LINE = 18.0  # one line of words
 MIN_WIDTH = 590.0  # a diagram is never narrower: the status lines need room
 # Font sizes in pixels, as the templates' styles set them; anything else is body text.

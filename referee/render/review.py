@@ -4,6 +4,10 @@ Everything the page shows is worked out here, as a view model; templates/review.
 places the values, templates/review.css is its one style sheet and templates/review.js its one
 script (the same for every game and every page: the game itself travels as data).
 
+The board is drawn alone (the drawers' `bare` SVG), as wide as its column: the title, the
+players, the legend, what each ply did and the status are the page's own text, and so is the
+position in words (the SVG's <desc>) in each ply's panel, for a screen reader.
+
 Safety comes in three layers, so that no single mistake lets a record run a script:
 - every name, comment, option and line of words from a record goes through Jinja's
   autoescaping (the html environment of render/templates.py), control characters taken out;
@@ -57,9 +61,19 @@ class PlyView:
     when: str | None  # the same, for a reader: "2026-11-22 14:01 UTC"
     comment: list[str]  # the comment, line by line
     last: str | None  # "Ply 3: b e6 (seat 1)"
-    lines: list[str]  # what the ply did and the status, as under the SVG board
+    lines: list[str]  # what the ply did (a Hermetica turn: one line per action) and the status
     result: str  # "Seat 2 to move", "Seat 1 wins: …"
     current: bool  # the ply the page opens at
+    words: str  # the position in words, as the picture's <desc> gives it
+
+
+@dataclass(frozen=True)
+class KeyView:
+    """One entry of the legend, written as text under the board: its swatch (a data: URL of a
+    small SVG in the picture's style, or None where the words say it all) and its words."""
+
+    image: str | None
+    words: str
 
 
 @dataclass(frozen=True)
@@ -74,6 +88,7 @@ class Page:
     opening: int
     last: int
     image: str  # the opening ply's diagram as a data: URL
+    legend: list[KeyView]  # every entry any ply's picture needs, once
     style: Markup
     script: Markup
     style_hash: str
@@ -81,11 +96,11 @@ class Page:
     frames: Markup  # every ply's diagram, as JSON (see frames())
 
 
-def page(play: Replay, opening: int | None = None) -> str:
+def page(play: Replay, opening: int | None = None, palette: str | None = None) -> str:
     """The review page of a replayed game, opening at ply `opening` (default: the last) when
     its address names no `#ply=N`."""
     opening = play.plies if opening is None else opening
-    drawings = [drawn(play, ply) for ply in range(play.plies + 1)]
+    drawings = [drawn(play, ply, palette) for ply in range(play.plies + 1)]
     style, script = asset("review.css"), asset("review.js")
     final = drawings[-1].head
     view = Page(
@@ -99,6 +114,7 @@ def page(play: Replay, opening: int | None = None) -> str:
         opening=opening,
         last=play.plies,
         image=data_url(drawings[opening].svg),
+        legend=legend(drawings),
         style=Markup(style),
         script=Markup(script),
         style_hash=csp_hash(style),
@@ -108,15 +124,26 @@ def page(play: Replay, opening: int | None = None) -> str:
     return render("review.html.j2", page=view)
 
 
+def legend(drawings: list[Drawn]) -> list[KeyView]:
+    """The legend of the whole game: every entry of every ply's legend, once, in the order
+    they first appear (a Harmijan stone's move has its entry from its first move on)."""
+    seen: dict[str, KeyView] = {}
+    for drawing in drawings:
+        for swatch, words in drawing.key:
+            seen.setdefault(words, KeyView(None if swatch is None else data_url(swatch), words))
+    return list(seen.values())
+
+
 def _ply_view(play: Replay, ply: int, drawing: Drawn, current: bool) -> PlyView:
     if ply == 0:
         return PlyView(0, None, None, None, None, None, [], None, _unwrapped(drawing.lines),
-                       drawing.head.result, current)
-    entry, seat = play.record.moves[ply - 1], play.movers[ply - 1]
+                       drawing.head.result, current, drawing.words)
+    entry, step = play.record.moves[ply - 1], play.line[ply]
+    seat = step.mover
     at = toml_datetime(entry.at) if entry.at is not None else None
     return PlyView(
         number=ply,
-        move=play.entries[ply - 1],
+        move=str(step.move),
         seat=seat,
         player=_in_line(play.record.player_name(seat)),
         at=at,
@@ -126,6 +153,7 @@ def _ply_view(play: Replay, ply: int, drawing: Drawn, current: bool) -> PlyView:
         lines=_unwrapped(drawing.lines),
         result=drawing.head.result,
         current=current,
+        words=drawing.words,
     )
 
 

@@ -22,7 +22,8 @@ from typing import NamedTuple
 
 from markupsafe import Markup
 
-from referee.render.header import plain
+from referee.games.base import count
+from referee.render.header import cut, plain
 from referee.render.templates import asset, render
 from referee.standings import Cell, CoopRow, CoopTable, Standings, Table
 
@@ -105,18 +106,14 @@ def crosstable_lines(table: Table) -> list[str]:
             for other in columns
         )
         lines.append(
-            f"{row.number:>{number}}  {_cut(plain(names[row.key]), name_width):<{name_width}}{cells}"
+            f"{row.number:>{number}}  {cut(plain(names[row.key]), name_width):<{name_width}}{cells}"
             f"  {points(row.points):>5} {decimal(row.sonneborn_berger):>6} {row.rating:>5.0f}"
         )
     return [line.rstrip() for line in lines]
 
 
-def _cut(text: str, width: int) -> str:
-    return text if len(text) <= width else text[: width - 1] + "…"
-
-
 def _title(name: str, what: str) -> str:
-    return _cut(plain(f"{name}: {what}"), WIDTH)
+    return cut(plain(f"{name}: {what}"), WIDTH)
 
 
 def text(result: Standings) -> list[str]:
@@ -126,7 +123,7 @@ def text(result: Standings) -> list[str]:
     for table in result.games.values():
         lines += [_title(table.name, _summary(table)), ""]
         if not crosstable_shown(table):
-            lines += [_cut(left_out(table) + ".", WIDTH), ""]
+            lines += [cut(left_out(table) + ".", WIDTH), ""]
         lines += crosstable_lines(table) + [""]
     for coop in result.cooperative.values():
         lines += [_title(coop.name, "solo and cooperative games"), ""] + coop_lines(coop) + [""]
@@ -136,13 +133,11 @@ def text(result: Standings) -> list[str]:
         lines.append("")
     if result.skipped:
         lines.append(f"Valid records not counted ({len(result.skipped)}):")
-        lines += [_cut(plain(f"  {file}: {reason}"), WIDTH) for file, reason in result.skipped[:LISTED]]
+        lines += [cut(plain(f"  {file}: {reason}"), WIDTH) for file, reason in result.skipped[:LISTED]]
         if len(result.skipped) > LISTED:
             lines.append(f"  … and {len(result.skipped) - LISTED} more (--json lists them all)")
         lines.append("")
-    counted = result.records - len(result.invalid) - len(result.skipped)
-    lines.append(f"{result.records} records: {counted} counted, {len(result.invalid)} invalid, "
-                 f"{len(result.skipped)} not counted")
+    lines.append(_records(result))
     return lines
 
 
@@ -152,7 +147,7 @@ def coop_lines(table: CoopTable) -> list[str]:
     lines = [f"{'Player':<{width}}  Played  Won Lost  Going on  Solo W-L  Coop W-L"]
     for row in table.rows:
         solo, coop = f"{row.solo[1]}-{row.solo[2]}", f"{row.coop[1]}-{row.coop[2]}"
-        lines.append(f"{_cut(plain(names[row.key]), width):<{width}}  {row.played:>6} {row.wins:>4} "
+        lines.append(f"{cut(plain(names[row.key]), width):<{width}}  {row.played:>6} {row.wins:>4} "
                      f"{row.losses:>4}  {row.unfinished:>8}  {solo:>8}  {coop:>8}")
     return lines
 
@@ -198,20 +193,25 @@ def page(result: Standings, links: dict[str, str]) -> str:
     page (relative, made by the caller, who knows where the page goes)."""
     style = Markup(" ".join(asset("standings.css").split()))
     digest = base64.b64encode(hashlib.sha256(style.encode("utf-8")).digest()).decode("ascii")
-    counted = result.records - len(result.invalid) - len(result.skipped)
     return render(
         "standings.html.j2", style=style, style_hash=f"sha256-{digest}",
         tables=[_html_table(table, links) for table in result.games.values()],
         coop=[HtmlCoop(t.name, [(labels(t)[row.key], row) for row in t.rows]) for t in result.cooperative.values()],
         invalid=result.invalid, skipped=result.skipped,
-        summary=f"{result.records} records: {counted} counted, {len(result.invalid)} invalid, "
-                f"{len(result.skipped)} not counted",
+        summary=_records(result),
     )
+
+
+def _records(result: Standings) -> str:
+    """"20 records: 18 counted, 2 invalid, 0 not counted"."""
+    counted = result.records - len(result.invalid) - len(result.skipped)
+    return (f"{count(result.records, 'record')}: {counted} counted, {len(result.invalid)} invalid, "
+            f"{len(result.skipped)} not counted")
 
 
 def _summary(table: Table) -> str:
     going = f", {table.unfinished} going on" if table.unfinished else ""
-    return f"{len(table.rows)} players, {table.finished} games finished{going}"
+    return f"{len(table.rows)} players, {count(table.finished, 'game')} finished{going}"
 
 
 def _html_table(table: Table, links: dict[str, str]) -> HtmlTable:

@@ -20,7 +20,7 @@ from referee.games.crab.picture import CrabPicture, coast_line, crab_picture
 from referee.games.crab.rules import (
     TASKS, after_placing, draw_cards, hand_limit, opening_area, put, refusal, slot_words,
 )
-from referee.games.crab.moves import Place, Round, parse_round
+from referee.games.crab.moves import Place, Round, parse_parts, parse_round
 from referee.games.crab.position import CrabState
 
 STAND_IN = "a stand-in, not the published cards (R-CR1)"
@@ -71,7 +71,7 @@ class Crab(Game):
     )
     setup_keys = ("deal", "deals", "deck")
     data_options = {"deck": "crab-deck"}
-    notation = "<card> <x>,<y> <rotation>: '7 2,0 90'; cooperative: '1: 7 2,0 90 | 2: 3 0,1 0'"
+    notation = "<card> <x>,<y> <rotation>: '7 2,0 90'; cooperative: '1: 7 2,0 90 | 2: 6 0,1 0'"
 
     def resolve_options(self, given: Mapping[str, Any]) -> dict[str, Any]:
         wave = given.get("wave_start")
@@ -158,6 +158,9 @@ class Crab(Game):
 
     def parse(self, state: CrabState, text: str) -> Round:
         return parse_round(state.deck, len(state.areas), text)
+
+    def parse_part(self, state: CrabState, text: str) -> dict[int, Place]:
+        return parse_parts(state.deck, len(state.areas), text)
 
     # -- 4. play ------------------------------------------------------------------------------
 
@@ -288,19 +291,40 @@ class Crab(Game):
         return lines
 
     def move_listing(self, state: CrabState, after: str | None) -> dict[str, Any]:
+        """`moves --json`: the placements in canonical notation, and for each seat, every
+        placement with what it does to Hermie and the Wave (SPEC §8b), those that move Hermie
+        first; `moves` lists them in that order."""
         if after is not None:
             raise UsageError(f"--after is for games with several actions a turn; {self.name} has one")
         seats = len(state.areas)
+        placements = {str(s): self.placement_effects(state, s) for s in range(1, seats + 1)}
         if seats == 1:
-            return {"moves": [str(p) for p in self.seat_moves(state, 1)]}
+            return {"moves": [p["move"] for p in placements["1"]], "placements": placements}
         # SPEC §4: the product of every seat's placements is unreasonably long; give the form
         # and each seat's own placements instead.
         form = " | ".join(f"{seat}: <card> <x>,<y> <rotation>" for seat in range(1, seats + 1))
-        return {
-            "moves": [],
-            "pattern": form,
-            "placements": {str(s): [str(p) for p in self.seat_moves(state, s)] for s in range(1, seats + 1)},
-        }
+        return {"moves": [], "pattern": form, "placements": placements}
+
+    def placement_effects(self, state: CrabState, seat: int) -> list[dict[str, Any]]:
+        """Each legal placement of `seat` as {"move", "hermie", "wave"}: whether Hermie moves
+        (R-CR5) and the Wave's step, -1, 0 or 1 (R-CR6), if it is played; those that move
+        Hermie first, the Wave's smallest step first, else in the order of `seat_moves`.
+
+        Each is played with `apply`, on a round in which every seat places as this one does:
+        in a solo game that is the round itself. In a cooperative one Hermie moves only when
+        every seat recreates the pattern (R-CR9), so `hermie` says this placement does its
+        seat's part, and `wave` is the step that follows if every seat's did as this one."""
+        # Two alike seats play a cooperative round as any number would (R-CR9 asks "every
+        # seat" and "some seat"), at half the cost of four.
+        seats = min(len(state.areas), 2)
+        alike = replace(state, areas=(state.areas[seat - 1],) * seats)
+        found = []
+        for place in self.seat_moves(state, seat):
+            after = self.apply(alike, Round((place,) * seats))
+            found.append({"move": str(place), "hermie": after.hermie != state.hermie,
+                          "wave": after.wave - state.wave})
+        found.sort(key=lambda p: (not p["hermie"], p["wave"]))  # stable: seat_moves' order
+        return found
 
     # -- 6. view model ------------------------------------------------------------------------
 

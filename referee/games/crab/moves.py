@@ -67,6 +67,22 @@ def parse_round(deck: Mapping[int, Card], seats: int, text: str) -> Round:
         raise NotationError(f"this game has {seats} seats: give one placement for each (R-CR9)")
     return Round(tuple(places))
 
+def parse_parts(deck: Mapping[int, Card], seats: int, text: str) -> dict[int, Place]:
+    """Some seats' placements, `1: … | 3: …`, in seat order, for a round whose other seats the
+    engine places (SPEC §10); raises NotationError."""
+    places: dict[int, Place] = {}
+    for part in text.split("|"):
+        match = _SEAT.fullmatch(part) or (_SOLO.fullmatch(part) if seats == 1 else None)
+        if not match:
+            raise NotationError(f"expected '<seat>: <card> <x>,<y> <rotation>', e.g. '1: 7 2,0 90'; "
+                                f"not {part.strip()!r}")
+        seat = 1 if seats == 1 and len(match.groups()) == 4 else int(match[1][:MAX_DIGITS + 1])
+        if not 1 <= seat <= seats or (places and seat <= max(places)):
+            raise NotationError(f"placements go in seat order, one each, for seats 1–{seats}: not {seat} (R-CR9)")
+        places[seat] = _place(deck, *match.groups()[-4:])
+    return places
+
+
 def _place(deck: Mapping[int, Card], card: str, x: str, y: str, rotation: str) -> Place:
     # Python refuses to read a number of thousands of digits; refuse it first, and clearly.
     if any(len(n.lstrip("-")) > MAX_DIGITS for n in (card, x, y, rotation)):

@@ -27,6 +27,7 @@ class Area:
     visible: Mapping[Point, Cell]  # a fresh dict per position, never changed afterwards
     hand: tuple[int, ...]
     pile: tuple[int, ...]
+    newest: tuple[Point, ...] = ()  # the cells of the card placed last, in `visible`'s order
     pools_in_row: bool = False  # crab-dance: 3 pools in a row were visible at some moment
     recreated: tuple[Point, ...] = ()  # the triple that recreated the pattern this round
 

@@ -42,13 +42,15 @@ def put(deck: Mapping[int, Card], area: Area, place: Place) -> Area:
     """The area with the card from the hand on top at `place` (checked beforehand: refusal)."""
     layer = len(area.placed)
     visible = dict(area.visible)
-    for point, face in footprint(deck[place.card], place).items():
+    cells = footprint(deck[place.card], place)
+    for point, face in cells.items():
         visible[point] = Cell(face.symbol, face.drift, layer)
     hand = tuple(c for c in area.hand if c != place.card)
     return replace(
         area,
         placed=area.placed + (place,),
         visible=visible,
+        newest=tuple(p for p in visible if p in cells),  # in the order of `visible`
         hand=hand,
         pools_in_row=area.pools_in_row or _three_pools(visible),
         recreated=(),
@@ -66,29 +68,29 @@ def _three_pools(visible: Mapping[Point, Cell]) -> bool:
 
 def _triples(area: Area) -> list[tuple[Point, Point, Point]]:
     """Every three orthogonally consecutive cells with at least one on the newest card."""
-    newest = len(area.placed) - 1
-    found = []
-    for point, cell in area.visible.items():
-        if cell.layer != newest:
-            continue
-        x, y = point
+    found: dict[tuple[Point, Point, Point], None] = {}  # a dict: each triple once, in order
+    for x, y in area.newest:
         for dx, dy in ((1, 0), (0, 1)):
             for back in range(3):
-                first = (x - back * dx, y - back * dy)
-                triple = tuple((first[0] + i * dx, first[1] + i * dy) for i in range(3))
-                if triple not in found:
-                    found.append(triple)
-    return found
+                fx, fy = x - back * dx, y - back * dy
+                found[(fx, fy), (fx + dx, fy + dy), (fx + 2 * dx, fy + 2 * dy)] = None
+    return list(found)
 
 
 def recreations(area: Area, pattern: tuple[str, str, str]) -> list[tuple[Point, Point, Point]]:
     """R-CR5: the triples that read the pattern, in order or reversed, with at least one symbol
     on the card just placed."""
+    visible = area.visible
+    ends = ((pattern[0], pattern[2]), (pattern[2], pattern[0]))  # in order or reversed
     matches = []
-    for triple in _triples(area):
-        symbols = tuple(area.visible[p].symbol if p in area.visible else None for p in triple)
-        if symbols == pattern or symbols[::-1] == pattern:
-            matches.append(triple)
+    for first, middle, last in _triples(area):
+        # The middle symbol reads alike both ways: asked first, it rules out most triples.
+        b = visible.get(middle)
+        if b is None or b.symbol != pattern[1]:
+            continue
+        a, c = visible.get(first), visible.get(last)
+        if a is not None and c is not None and (a.symbol, c.symbol) in ends:
+            matches.append((first, middle, last))
     return matches
 
 
@@ -99,9 +101,9 @@ def _on_driftwood(area: Area, triple: tuple[Point, ...]) -> int:
 def _adjacent_pair(area: Area, symbols: tuple[str, ...], only: set[Point] | None = None) -> bool:
     """Two orthogonally adjacent visible cells showing the same symbol from `symbols`, one of
     them on the newest card (and, when `only` is given, that one among `only`)."""
-    newest = len(area.placed) - 1
-    for point, cell in area.visible.items():
-        if cell.layer != newest or cell.symbol not in symbols:
+    for point in area.newest:
+        cell = area.visible[point]
+        if cell.symbol not in symbols:
             continue
         if only is not None and point not in only:
             continue

@@ -7,6 +7,7 @@ creatures are grouped by shape and the shape classes are compared (R-HJ1…R-HJ8
   creatures.py  the creatures, found on demand (R-HJ2)
   movement.py   the rules of a turn (R-HJ3…R-HJ5), written once
   scoring.py    the shapes and the score (R-HJ6, R-HJ7)
+  playout.py    random games on one mutable board, for a search; a guess from the score
   game.py       the game behind the referee's hooks
 """
 

@@ -5,10 +5,11 @@ cannot turn passes (R-HJ1, R-HJ5, R-G3)."""
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from referee.errors import IllegalMoveError
 from referee.games.base import Game, Move, Option, Outcome, Pass, count
+from referee.games.harmijan import playout as fast
 from referee.games.harmijan.creatures import EMPTY
 from referee.games.harmijan.movement import refusal, turns
 from referee.games.harmijan.moves import Choice, Setup, Turn, all_setups, parse_move
@@ -16,6 +17,9 @@ from referee.games.harmijan.position import HarmijanState
 from referee.games.harmijan.scoring import BLACK, COLOUR, WHITE, compare
 from referee.geometry.hexhex import hexhex_grid
 from referee.picture import Picture, PieceKind
+
+if TYPE_CHECKING:
+    import random
 
 LETTER = {BLACK: "b", WHITE: "w"}
 GLYPH = {BLACK: "X", WHITE: "O"}
@@ -176,6 +180,32 @@ class Harmijan(Game):
             and not state.can_turn[state.turn]
             and state.can_turn[3 - state.turn]
         )
+
+    def playout(self, state: HarmijanState, rng: random.Random, limit: int = 1000) -> tuple[float, ...]:
+        """Random legal turns on one mutable board (playout.py): no listing of every turn,
+        no position built per ply. Before play begins, the setup and the colour choice are
+        made at random through `apply`."""
+        while state.phase != "play":
+            state = self.apply(state, self.random_move(state, rng))
+        ended = fast.play(state, rng, limit)
+        if not ended.over:
+            return self._shares(state, fast.black_share(state.grid, ended.stones))
+        colour = fast.winner(state.grid, ended.stones)
+        if colour is None:
+            return (0.5, 0.5)
+        return tuple(1.0 if seat == state.seat_of(colour) else 0.0 for seat in (1, 2))
+
+    def evaluate(self, state: HarmijanState) -> tuple[float, ...]:
+        """The score as it stands (R-HJ7), trusted the more the fuller the board; even before
+        the colours are chosen."""
+        if state.phase != "play":
+            return (0.5, 0.5)
+        if self.outcome(state) is not None:
+            return self.returns(state)
+        return self._shares(state, fast.black_share(state.grid, state.stones))
+
+    def _shares(self, state: HarmijanState, black: float) -> tuple[float, float]:
+        return (black, 1.0 - black) if state.black_seat == 1 else (1.0 - black, black)
 
     # -- 5. words -----------------------------------------------------------------------------
 

@@ -9,9 +9,11 @@ working copy that becomes the next position, so a refused action names its place
 
   board.py     the board file's schema and checks: `Board`, `board_from_data`
   position.py  units, positions (`HermeticaState`), what an action did, the turn's `Progress`
-  moves.py     the action types and the notation: `parse_action`, `parse_turn`
+  moves.py     the action types and the notation: `parse_action`, `parse_actions`, `parse_turn`
   rules.py     applying them: `act` with the unit powers (R-HM2…R-HM9), the setup plies (R-HM1)
   listing.py   the legal next actions and the setup plies
+  playout.py   random turns drawn action by action and checked by `act`, for a search
+  evaluate.py  a guess at who wins: the race of the Adepts to the Horizons, and material
   picture.py   `HermeticaPicture`, the plain data the drawer (referee.render.hermetica) reads
   game.py      the game behind the referee's hooks
 """

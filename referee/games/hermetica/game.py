@@ -5,17 +5,20 @@ rules themselves live in the package's other modules (see its __init__)."""
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
-from referee.errors import IllegalMoveError, NotationError, UsageError
+from referee.errors import IllegalMoveError, RefereeError, UsageError
 from referee.games.base import Game, Move, Option, Outcome, TurnSoFar, count
-from referee.games.hermetica import listing, rules
+from referee.games.hermetica import evaluate as guess, listing, playout as fast, rules
 from referee.games.hermetica.board import MOON, SIDE, SUN, WALLS, board_from_data
-from referee.games.hermetica.moves import Action, Turn, parse_action, parse_turn
+from referee.games.hermetica.moves import Action, Steps, Turn, parse_actions, parse_turn
 from referee.games.hermetica.picture import HermeticaPicture
 from referee.games.hermetica.position import (
-    COPIES, ELEMENT_PLIES, ELEMENTS, HermeticaState, Unit, turn_start,
+    ACTIONS_PER_TURN, COPIES, ELEMENT_PLIES, ELEMENTS, HermeticaState, Unit, turn_start,
 )
+
+if TYPE_CHECKING:
+    import random
 
 
 class BoardOption(Option):
@@ -38,9 +41,12 @@ class Hermetica(Game):
     )
     setup_keys = ("board",)
     data_options = {"board": "hermetica-board"}
+    # The same examples as `referee rules hermetica`, each tried where it is legal
+    # (tests/test_rules_text.py); '=' is spelt as in SPEC §5.
     notation = (
-        "a turn of up to 3 actions joined by '; ': '+F c1' spawn, 'A d4-d5*c5', 'F c3-c4=c5', "
-        "'F c3xc7', 'E d2-d3', 'W c3>c8 c9=d9'; 'pass'; setup plies 'wall c5' and '+F c1'"
+        "a turn of up to 3 actions joined by '; ': '+E e1' spawn, 'A d4-d5*c5' (- a step, "
+        "* the Shield deployed), 'F c3=c4=c5-c6' (= a step carrying its own Shield), 'F c9xd9', "
+        "'E b1-b2-b3', 'W d1>d3 d4=c2'; 'pass'; setup plies 'wall c5' and '+F c1'"
     )
 
     # -- 2. setup -----------------------------------------------------------------------------
@@ -143,6 +149,44 @@ class Hermetica(Game):
         after = replace(turn.after, plies=turn.after.plies + 1, last=turn.progress.reports)
         return Turn(turn.actions), after
 
+    def finish_turn(self, turn: TurnSoFar, rng: random.Random) -> HermeticaState:
+        """The rest of a turn drawn action by action, as the playout draws them (playout.py)."""
+        if turn.progress is None:  # a setup ply
+            return super().finish_turn(turn, rng)
+        state, progress = turn.after, turn.progress
+        while progress.spent < ACTIONS_PER_TURN and state.winner is None:
+            drawn = fast.draw_action(state, progress, rng)
+            if drawn is None:
+                break
+            state, progress, _ = drawn
+        return replace(state, plies=state.plies + 1, last=())
+
+    def priority(self, turn: TurnSoFar, action: Action) -> int:
+        """An Adept's walk first, the race decides the game (R-HM10); first of all one that
+        enters the other side's Horizon and wins at once."""
+        if not (isinstance(action, Steps) and action.kind == "A"):
+            return 0
+        state = turn.after
+        steps = [cell for op, cell in action.ops if op != "*"]
+        return 2 if steps and steps[-1] in state.board.horizons[3 - state.turn] else 1
+
+    def playout(self, state: HermeticaState, rng: random.Random, limit: int = fast.TURNS) -> tuple[float, ...]:
+        """Turns drawn action by action and checked by `rules.act` (playout.py), lightly guided
+        towards the Horizons; cut after `limit` turns and guessed at (evaluate.py), a result
+        that comes later counting a little less."""
+        while state.phase != "turns" and state.winner is None:
+            state = self.apply(state, self.random_move(state, rng))
+        ended = fast.play(state, rng, limit)
+        return guess.shaded(self.evaluate(ended), ended.plies - state.plies)
+
+    def evaluate(self, state: HermeticaState) -> tuple[float, ...]:
+        """The race of the two Adepts to the other Horizon, and the elements left (evaluate.py);
+        even during the setup plies."""
+        if state.phase != "turns" and state.winner is None:
+            return (0.5, 0.5)
+        sun = guess.sun_share(state)
+        return (sun, 1.0 - sun)
+
     # -- 5. words -----------------------------------------------------------------------------
 
     def score(self, state: HermeticaState) -> dict[str, Any]:
@@ -191,16 +235,26 @@ class Hermetica(Game):
             return {"moves": [str(m) for m in self.legal_moves(state)], "phase": state.phase}
         turn = self.begin_turn(state)
         if after is not None and after.strip():
-            for index, part in enumerate(after.split(";"), 1):
-                if not part.strip():
-                    raise NotationError("an empty action in --after: actions are separated by '; '", action=index)
-                turn = self.act(turn, parse_action(state.board, part, index))
-        return {
+            try:
+                for action in parse_actions(state.board, after):
+                    turn = self.act(turn, action)
+            except RefereeError as exc:
+                # No ply to name: say which of the actions given was refused.
+                which = f", action {exc.action}" if exc.action is not None else ""
+                exc.reason = f"--after {after.strip()!r}{which}: {exc.reason}"
+                raise
+        listing = {
             "moves": [str(a) for a in self.legal_actions(turn)],
             "phase": "turns",
             "spent": turn.progress.spent,
             "turn_may_end": self.turn_may_end(turn) or turn.after.winner is not None,
+            "actions_left": ACTIONS_PER_TURN - turn.progress.spent,
         }
+        if turn.actions:
+            # The actions already chosen, as the record will hold them: `moves` words its
+            # listing as the next actions after these (SPEC §8b).
+            listing["after"] = str(Turn(turn.actions))
+        return listing
 
     # -- 6. view model ------------------------------------------------------------------------
 

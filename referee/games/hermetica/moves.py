@@ -138,6 +138,45 @@ def parse_action(board: Board, text: str, index: int | None) -> Action:
     )
 
 
+# `; ` joins the actions of a turn (SPEC §5). No action ever holds a ',' or a ';', so a turn
+# typed with ',' between its actions, or ';' without the space, reads the same (SPEC §8b).
+_BETWEEN_ACTIONS = re.compile(r"[;,]")
+_ACTIONS = (_SPAWN, _SHOT, _SLIDE, _STEPS)
+
+
+def _glued(squeezed: str, most: int = ACTIONS_PER_TURN) -> list[str] | None:
+    """`squeezed` read as two or more actions written one after the other with no ';' between
+    them ('A d4-d5 F c1xc4'), or None. Only a hint for the refusal: the turn is not played so."""
+    if len(squeezed) > 60:  # three of the longest actions; longer text is something else
+        return None
+    for cut in range(2, len(squeezed) - 1):
+        head, rest = squeezed[:cut], squeezed[cut:]
+        if not any(p.fullmatch(head) for p in _ACTIONS):
+            continue
+        if any(p.fullmatch(rest) for p in _ACTIONS):
+            return [head, rest]
+        tail = _glued(rest, most - 1) if most > 2 else None
+        if tail:
+            return [head, *tail]
+    return None
+
+
+def _join_hint(board: Board, text: str, index: int | None) -> NotationError | None:
+    """The refusal of actions typed without '; ' between them, with the turn as it should be
+    written, or None when `text` is not that."""
+    pieces = _glued(_squeeze(text))
+    if pieces is None:
+        return None
+    try:
+        fixed = "; ".join(str(parse_action(board, piece, index)) for piece in pieces)
+    except NotationError:
+        return None
+    return NotationError(
+        f"cannot read {text.strip()!r} as one action: join actions with '; ', e.g. {fixed!r}",
+        action=index,
+    )
+
+
 def parse_turn(state: HermeticaState, text: str) -> Turn:
     """One record entry as typed: a setup ply during the setup (R-HM1), else 'pass' or up to
     three actions joined by ';' (R-HM2)."""
@@ -158,12 +197,22 @@ def parse_turn(state: HermeticaState, text: str) -> Turn:
         return Turn((parse_action(board, text, None),))
     if squeezed == "pass":
         return Turn(())
-    parts = text.split(";")
+    return Turn(parse_actions(board, text))
+
+
+def parse_actions(board: Board, text: str) -> tuple[Action, ...]:
+    """Up to three actions joined by '; ' (or ',' or ';' alone), each read by parse_action:
+    a turn, or the actions `moves --after` is given. Raises NotationError naming the action,
+    with the hint to join them where two were written as one."""
+    parts = _BETWEEN_ACTIONS.split(text)
     if len(parts) > ACTIONS_PER_TURN and all(p.strip() for p in parts):
         raise NotationError(f"a turn has at most {ACTIONS_PER_TURN} actions (R-HM2)")
     actions = []
     for i, part in enumerate(parts, 1):
         if not part.strip():
-            raise NotationError("an empty action: actions are separated by '; ', e.g. 'A d4-d5; F c1xc4'", action=i)
-        actions.append(parse_action(board, part, i))
-    return Turn(tuple(actions))
+            raise NotationError("an empty action: actions are joined by '; ', e.g. 'A d4-d5; F c1xc4'", action=i)
+        try:
+            actions.append(parse_action(board, part, i))
+        except NotationError as exc:
+            raise _join_hint(board, part, i) or exc from None
+    return tuple(actions)

@@ -30,6 +30,10 @@ class Unit:
     def letter(self) -> str:
         return self.kind if self.seat == SUN else self.kind.lower()
 
+    @property
+    def name(self) -> str:
+        return UNIT_NAME[self.kind]
+
     def describe(self) -> str:
         return f"{SIDE[self.seat]}'s {UNIT_NAME[self.kind]}"
 

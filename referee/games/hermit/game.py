@@ -4,15 +4,19 @@ or 5 stones; most groups wins (R-HE1…R-HE5). Passing is never a choice (R-G3).
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from referee.errors import IllegalMoveError
 from referee.games.base import Game, Move, Option, Outcome, Pass, count
 from referee.games.hermit.moves import Drop, parse_move
+from referee.games.hermit.playout import play_out
 from referee.games.hermit.position import HermitState
 from referee.geometry import hexhex_grid, square_grid
 from referee.geometry.grid import Grid
 from referee.picture import Picture, PieceKind
+
+if TYPE_CHECKING:
+    import random  # the caller brings its own generator
 
 KINDS = (PieceKind("b", "X", "seat 1", seat=1), PieceKind("w", "O", "seat 2", seat=2))
 SEAT_KIND = {1: "b", 2: "w"}
@@ -120,6 +124,11 @@ class Hermit(Game):
             ties.append(f"{count(a, one_word, words)} each")
         last = state.last_placer
         return Outcome((last,), "; ".join([*ties, f"seat {last} placed the last stone"]))
+
+    def playout(self, state: HermitState, rng: random.Random, limit: int = 1000) -> tuple[float, ...]:
+        # The same random drops, with each seat's legal cells kept as stones arrive (playout.py).
+        ended = play_out(state, rng, limit)
+        return self.evaluate(ended) if isinstance(ended, HermitState) else ended
 
     def mover(self, state: HermitState, move: Move) -> int:
         return state.turn if isinstance(move, Pass) else self.to_move(state)

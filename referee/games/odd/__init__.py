@@ -5,6 +5,7 @@ stones, both colours counted, wins for seat 1 and an even number for seat 2 (R-O
   position.py  the position, its groups kept as stones arrive
   moves.py     a placement and its notation
   game.py      the game behind the referee's hooks
+  playout.py   a random playout to the end at once: a fair coin for each empty cell
 """
 
 from referee.games.odd.game import Dustin, Odd

@@ -2,14 +2,18 @@
 
 from __future__ import annotations
 
-from typing import Any, Mapping
+from typing import TYPE_CHECKING, Any, Mapping
 
 from referee.errors import IllegalMoveError
 from referee.games.base import Game, Move, Option, Outcome, count
 from referee.games.odd.moves import BLACK, COLOUR_LETTER, EMPTY, WHITE, Placement, parse_placement
+from referee.games.odd.playout import play_out, some_plies_at_random
 from referee.games.odd.position import OddState
 from referee.geometry.hexhex import hexhex_grid
 from referee.picture import Picture, PieceKind
+
+if TYPE_CHECKING:
+    import random  # the caller brings its own generator
 
 KINDS = (PieceKind("b", "X", "black"), PieceKind("w", "O", "white"))
 
@@ -59,6 +63,12 @@ class Odd(Game):
         winner = 1 if n % 2 else 2
         groups = count(n, "group", "groups")
         return Outcome((winner,), f"{groups} of {state.min_group} or more: {_parity(n)}")
+
+    def playout(self, state: OddState, rng: random.Random, limit: int = 1000) -> tuple[float, ...]:
+        # Random play comes to a fair coin for each empty cell, whatever the order (playout.py).
+        if len(state.grid) - state.placed > limit:
+            return self.evaluate(some_plies_at_random(state, rng, limit))  # cut short
+        return play_out(state, rng)
 
     # -- 5. words -----------------------------------------------------------------------------
 

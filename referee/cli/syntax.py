@@ -8,6 +8,7 @@ that option or seat, whether a value fits) the library decides.
 from __future__ import annotations
 
 import datetime as dt
+import sys
 from pathlib import Path
 from typing import Callable
 
@@ -16,6 +17,8 @@ from referee.clock import bounded
 from referee.errors import UsageError
 from referee.players import seat_number
 from referee.seal import KEY_PREFIX
+
+BINARY = ("png", "gif", "pdf")  # formats of bytes, not text: never written to a terminal
 
 
 def leave_span(text: str) -> tuple[dt.datetime, dt.datetime]:
@@ -61,6 +64,24 @@ def player_keys(items: list[str] | None) -> list[tuple[int, str]]:
     return [(seat, key.strip()) for seat, key in _seat_pairs(items, lambda key: key.startswith(KEY_PREFIX), usage)]
 
 
+def bot_seats(items: list[str] | None, default: float) -> list[tuple[int, float]]:
+    """`--bot SEAT[=SECONDS]` as (seat, seconds) pairs: the engine's seconds a move, `default`
+    where none is given."""
+    pairs = []
+    usage = "--bot takes SEAT or SEAT=SECONDS, e.g. --bot 2 or --bot 2=10"
+    for item in items or []:
+        seat_text, sep, seconds_text = item.partition("=")
+        seat = seat_number(seat_text)
+        try:
+            seconds = float(seconds_text) if sep else default
+        except ValueError:
+            seconds = None
+        if seat is None or seconds is None or seconds != seconds:  # NaN is no time
+            raise UsageError(f"{usage}, not {item!r}")
+        pairs.append((seat, seconds))
+    return pairs
+
+
 def _seat_pairs(items: list[str] | None, fits: Callable[[str], bool], usage: str) -> list[tuple[int, str]]:
     """SEAT=TEXT items as (seat, text) pairs; an item without a seat number, or whose text
     (without its spaces) does not fit, is exit 2 with the option's usage."""
@@ -76,8 +97,9 @@ def _seat_pairs(items: list[str] | None, fits: Callable[[str], bool], usage: str
 
 def output_format(output: str | None, fmt: str | None, command: str) -> str:
     """What `command` writes (SPEC §8): --format when given, else the format OUT's extension
-    names, else the command's first format. A --format that contradicts the extension, or a
-    format or extension the command cannot write, is exit 2."""
+    names, else the command's first format. A --format that contradicts the extension, a
+    format or extension the command cannot write, or a picture's bytes for a terminal (no
+    OUT), is exit 2."""
     written = formats.written_by(command)
     suffix = Path(output).suffix.lower() if output else ""
     named = formats.named_by(suffix) if suffix else None
@@ -89,4 +111,7 @@ def output_format(output: str | None, fmt: str | None, command: str) -> str:
     chosen = fmt or named or written[0]
     if chosen not in written:
         raise UsageError(f"this command writes {', '.join(written)}, not {chosen}")
+    if output is None and chosen in BINARY and sys.stdout.isatty():
+        # SPEC §8b: bytes of a picture would only garble the terminal.
+        raise UsageError(f"{chosen.upper()} is no text for a terminal: give -o FILE")
     return chosen

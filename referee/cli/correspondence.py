@@ -1,0 +1,116 @@
+"""The commands of correspondence by mail: mail, remind, receive, and the keys of signed moves
+(SPEC §6, §9). They import correspondence.py (the email package) where they start."""
+
+# No `from __future__ import annotations` here: typer reads every command's annotations at each
+# start, and string annotations cost it an evaluation apiece (milliseconds of start-up).
+from typing import Optional
+
+import typer
+
+from referee.cli.app import (
+    PALETTE_HELP, Attachment, Palette, app, guard, write_output,
+)
+from referee.cli.syntax import output_format
+from referee.formats import DEFAULT_PALETTE
+from referee.keys import new_key
+
+
+@app.command("mail")
+@guard
+def mail_command(
+    file: str = typer.Argument(..., metavar="FILE", help="The record file."),
+    to: Optional[str] = typer.Option(None, "--to", metavar="ADDRESS", help="Send to ADDRESS instead of the [players] address of the seat to move."),
+    output: Optional[str] = typer.Option(None, "-o", "--output", metavar="MESSAGE.eml", help="Write the message here instead of printing it."),
+    attach: Optional[list[Attachment]] = typer.Option(None, "--attach", help="Also attach html: the review page of the whole game."),
+    force: bool = typer.Option(False, "--force", help="Replace MESSAGE.eml if it exists."),
+    palette: Palette = typer.Option(DEFAULT_PALETTE, "--palette", help=PALETTE_HELP),
+) -> None:
+    """Make the mail to send: the board and status in the body, the record, SVG and PNG attached.
+
+    Open MESSAGE.eml in your mail program (or send it with any tool that sends .eml files).
+
+    Example: referee mail game.toml -o to-bo.eml --attach html
+    """
+    from referee import correspondence  # the email package: see the top
+
+    output_format(output, None, "mail")
+    message = correspondence.mail(file, to, output, force, [a.value for a in attach or []], palette.value)
+    write_output(output, bytes(message))
+    if output:
+        typer.echo(f"{output}: to {message['To']}, subject \"{message['Subject']}\"")
+
+
+@app.command("remind")
+@guard
+def remind_command(
+    file: str = typer.Argument(..., metavar="FILE", help="The record file (a game with a clock)."),
+    to: Optional[str] = typer.Option(None, "--to", metavar="ADDRESS", help="Send to ADDRESS instead of the [players] address of the seat to move."),
+    output: Optional[str] = typer.Option(None, "-o", "--output", metavar="OUT.eml", help="Write the message here instead of printing it."),
+    force: bool = typer.Option(False, "--force", help="Replace OUT.eml if it exists."),
+    palette: Palette = typer.Option(DEFAULT_PALETTE, "--palette", help=PALETTE_HELP),
+) -> None:
+    """Make a reminder mail to the seat to move: its time left and its deadline.
+
+    Example: referee remind game.toml -o reminder.eml
+    """
+    from referee import correspondence  # the email package: see the top
+
+    output_format(output, None, "remind")
+    message = correspondence.remind(file, to, output, force, palette.value)
+    write_output(output, bytes(message))
+    if output:
+        typer.echo(f"{output}: to {message['To']}, subject \"{message['Subject']}\"")
+
+
+@app.command("receive")
+@guard
+def receive_command(
+    message_file: str = typer.Argument(..., metavar="MESSAGE", help="A received .eml message, or a record file."),
+    output: Optional[str] = typer.Option(None, "-o", "--output", metavar="FILE", help="Where to save the record (default: the --mine file)."),
+    mine: Optional[str] = typer.Option(None, "--mine", metavar="MY_COPY", help="The copy you last sent: the received record must extend it, ply for ply."),
+    force: bool = typer.Option(False, "--force", help="Replace FILE if it exists (the --mine file is always replaced)."),
+    seat: Optional[str] = typer.Option(None, "--as", metavar="SEAT", help="Your seat, for --mine: a seat number, or your name or address as in [players] (default: the mail's To, when it is one seat's address)."),
+    accept_start: bool = typer.Option(False, "--accept-start", help="Accept a clock that started more than a day before the game reached you."),
+) -> None:
+    """Take the record out of a received message, check it, and save it.
+
+    With --mine, every ply of your own copy must be in the received record unchanged (moves
+    and digests), so an opponent cannot alter the past, and no new ply may have been made in
+    your seat's name: your seat is --as SEAT, or the seat whose address the mail was sent to.
+    If MY_COPY does not exist yet (the first mail of a game), the record is saved there.
+
+    Example: referee receive from-bo.eml --mine game.toml --as Ann
+    """
+    from referee import correspondence, diagrams  # the email package, drawing: see the top
+
+    received = correspondence.receive(message_file, output, mine, force, seat, accept_start)
+    if received.saved_to is None:
+        typer.echo(f"nothing new: your copy is ahead (ply {received.mine}); {mine} is unchanged.")
+        return
+    typer.echo(diagrams.text_diagram(received.play), nl=False)
+    for warning in received.warnings:
+        typer.echo(f"Warning: {warning}")
+    if received.first:
+        # The opponent's first mail: nothing of ours to compare yet; from now on there is.
+        typer.echo(f"Saved to {received.saved_to}, your first copy of this game.")
+    else:
+        typer.echo(f"Saved to {received.saved_to}.")
+
+
+key_app = typer.Typer(help="Keys for signed moves (needs `pip install 'referee[sign]'`).", no_args_is_help=True)
+app.add_typer(key_app, name="key")
+
+
+@key_app.command("new")
+@guard
+def key_new_command(
+    output: str = typer.Option(..., "-o", "--output", metavar="KEYFILE", help="Where to keep the private key (keep it to yourself)."),
+    force: bool = typer.Option(False, "--force", help="Replace KEYFILE if it exists."),
+) -> None:
+    """Make an Ed25519 key pair: the private key into KEYFILE, the public key printed for [players].
+
+    Example: referee key new -o ~/.ann.key
+    """
+    public = new_key(output, force)
+    typer.echo(public)
+    typer.echo(f'Put it in the record\'s [players]: 1 = {{ name = "…", key = "{public}" }}', err=True)
