@@ -112,13 +112,15 @@ def main() -> None:
     parser.add_argument("--processes", type=int, default=2)
     parser.add_argument("--log", default=str(Path(__file__).with_name("crab_deals.jsonl")))
     parser.add_argument("--json", default=str(Path(__file__).with_name("crab_deals.json")))
+    parser.add_argument("--tasks", nargs="*", default=list(TASKS), choices=list(TASKS),
+                        help="these tasks only (default every task)")
     args = parser.parse_args()
     log = Path(args.log)
     rows = [json.loads(line) for line in log.read_text().splitlines()] if log.exists() else []
     rows = [r for r in rows if r.get("positions", args.positions) == args.positions]
     done = {(r["difficulty"], r["task"], r["seed"]) for r in rows}
     # Seed by seed across every cell, so that a run stopped early leaves every cell alike.
-    jobs = [(d, t, seed, args.positions) for seed in range(args.deals) for d in DIFFICULTIES for t in TASKS
+    jobs = [(d, t, seed, args.positions) for seed in range(args.deals) for d in DIFFICULTIES for t in args.tasks
             if (d, t, seed) not in done]
     print(f"{len(rows)} deals in the log, {len(jobs)} to solve", flush=True)
     began = time.monotonic()

@@ -181,7 +181,11 @@ class Search:
         while node.turn is not None and node.children and len(line) < 4:
             following, node = self._best_turn(node)
             line.append(str(following))
-        return Found(move, self.root.seat, last.mean(), last.visits, tuple(line),
+        # The value and visits of the turn's first decision: in a turn of several actions the
+        # later ones are tried far less often (a whole Hermetica turn may have one visit), so
+        # the first is what the figures can rest on; in a turn of one action it is the turn.
+        first = max(self.root.children, key=lambda child: child.visits) if self.root.children else last
+        return Found(move, self.root.seat, first.mean(), first.visits, tuple(line),
                      self.iterations, seconds)
 
     def first_action(self) -> Any:
