@@ -52,7 +52,7 @@ class Session:
         self.history: list[Any] = []
         self._thinking: threading.Thread | None = None
         self._watch: threading.Timer | None = None  # gives the answer if the search is late
-        self._answered = threading.Lock()  # taken once the search under way has answered
+        self._watch_answered = threading.Event()  # set once the watch has given the bestmove
         self._infinite = False  # the search under way has no limit but `stop`
         self._stop = threading.Event()
         self.new_game()
@@ -135,7 +135,8 @@ class Session:
             raise UgiError("the game is over")
         search = Search(self.game, self.state, seed=len(self.history))
         self._stop.clear()
-        answered = self._answered = threading.Lock()  # who takes it first gives the bestmove
+        answered = threading.Lock()  # who takes it first gives the bestmove
+        watch_answered = self._watch_answered = threading.Event()  # the watch took it
 
         def think() -> None:
             found = search.run(seconds=seconds, iterations=iterations, stop=self._stop.is_set)
@@ -150,6 +151,7 @@ class Session:
             if answered.acquire(blocking=False):
                 self._stop.set()
                 self.say(f"bestmove {wire(search.quick_answer())}")
+                watch_answered.set()  # said: the search's last iteration need not be waited for
 
         # On a thread of its own, so that `isready`, `query` and `stop` are answered meanwhile.
         self._infinite = infinite
@@ -253,14 +255,17 @@ class Session:
         pipes `go nodes 200` and `quit` gets its answer."""
         if self._thinking is not None and self._infinite:
             self.stop()
-        elif self._thinking is not None and self._answered.locked():
+        elif self._thinking is not None and self._watch_answered.is_set():
             # Answered by the watch while its last iteration goes on: that iteration ends on
             # its own, and nothing of it is said or kept, so the next command need not wait.
             self._thinking = None
         elif self._thinking is not None:
             self._thinking.join()
             self._thinking = None
-        self._cancel_watch()
+        if self._watch is not None:
+            self._watch.cancel()
+            self._watch.join()  # a watch giving its bestmove this moment finishes saying it
+            self._watch = None
 
     COMMANDS: dict[str, Callable[["Session", list[str]], None]] = {
         "ugi": _ugi,
