@@ -99,10 +99,11 @@ class Turn(NamedTuple):
 
 def play_turn(path: str, move: str, *, seat: int | str | None = None, comment: str | None = None,
               conditions: list[tuple[str, str]] | None = None, key_file: str | None = None,
-              svg: str | None = None, force: bool = False,
+              svg: str | None = None, palette: str | None = None, force: bool = False,
               leave: tuple[dt.datetime, dt.datetime] | None = None, offer_draw: bool = False) -> Turn:
     """`referee move`: under the record's lock, replay it, take the turn as one transaction,
-    write the picture (when asked) and then the record, once. A refused move writes nothing.
+    write the picture (when asked, in `palette`) and then the record, once. A refused move
+    writes nothing.
     `leave` is the span of leave declared with the move."""
     if comment is not None and len(comment) > MAX_TEXT_CHARS:
         raise UsageError(f"--comment: at most {MAX_TEXT_CHARS} characters, not {len(comment)}")
@@ -126,7 +127,7 @@ def play_turn(path: str, move: str, *, seat: int | str | None = None, comment: s
         # The picture first: if it cannot be written the command fails before the record
         # changes, so an exit code other than 0 always means the move was not recorded.
         if svg is not None:
-            write_atomic(svg, svg_diagram(done.play))
+            write_atomic(svg, svg_diagram(done.play, palette=palette))
         write_atomic(path, text)
     return Turn(done.play, done.notes)
 

@@ -240,6 +240,16 @@ def test_palette_on_show_in_every_format_and_text_is_the_same(cli, tmp_path):
     assert bad.exit_code == 2 and "sepia" in bad.output
 
 
+def test_palette_on_move_svg_the_picture_refreshed_at_every_move(cli, tmp_path):
+    assert cli("new", "odd", "-o", "game.toml").exit_code == 0
+    assert cli("move", "game.toml", "b e5", "--svg", "default.svg").exit_code == 0
+    result = cli("move", "game.toml", "w d4", "--svg", "mono.svg", "--palette", "mono")
+    assert result.exit_code == 0, result.output
+    mono = (tmp_path / "mono.svg").read_text()
+    assert hues(mono) == set() and hues((tmp_path / "default.svg").read_text())
+    assert "<title>" in mono and "<desc>" in mono  # still a whole picture with its words
+
+
 def test_palette_on_board_svg_and_pdf(cli, tmp_path):
     for name in PALETTES:
         assert cli("board", "hermit", "--palette", name, "-o", f"{name}.pdf").exit_code == 0

@@ -94,6 +94,7 @@ def move_command(
     then_moves: Optional[list[str]] = typer.Option(None, "--then", metavar="MOVE", help="… then play this MOVE for me."),
     sign: Optional[str] = typer.Option(None, "--sign", metavar="KEYFILE", help="Sign the move with the private key from `referee key new`."),
     svg: Optional[str] = typer.Option(None, "--svg", metavar="OUT", help="Also write the new diagram as SVG to OUT (replaced at every move)."),
+    palette: Palette = typer.Option(DEFAULT_PALETTE, "--palette", help="The colours of the --svg picture: " + PALETTE_HELP),
     leave: Optional[str] = typer.Option(None, "--leave", metavar="FROM..TO", help="Declare leave with this move, e.g. 2026-12-20..2027-01-03 (dates: 00:00 UTC)."),
     offer_draw: bool = typer.Option(False, "--offer-draw", help="Offer a draw with this move; the opponent answers 'accept draw' or plays on."),
     force: bool = typer.Option(False, "--force", hidden=True),
@@ -114,7 +115,7 @@ def move_command(
         raise UsageError("--if and --then come in pairs: one --then for each --if")
     span = leave_span(leave) if leave is not None else None
     turn = play.play_turn(file, move, seat=seat, comment=comment, key_file=sign, svg=svg,
-                          force=force, conditions=list(zip(if_moves or [], then_moves or [])),
+                          palette=palette.value, force=force, conditions=list(zip(if_moves or [], then_moves or [])),
                           leave=span, offer_draw=offer_draw)
     typer.echo(diagrams.text_diagram(turn.play), nl=False)
     for note in turn.notes:

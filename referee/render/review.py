@@ -94,6 +94,7 @@ class Page:
     style_hash: str
     script_hash: str
     frames: Markup  # every ply's diagram, as JSON (see frames())
+    palette: str  # the page's own colours follow the pictures' (review.css)
 
 
 def page(play: Replay, opening: int | None = None, palette: str | None = None) -> str:
@@ -120,6 +121,7 @@ def page(play: Replay, opening: int | None = None, palette: str | None = None) -
         style_hash=csp_hash(style),
         script_hash=csp_hash(script),
         frames=Markup(frames([d.svg for d in drawings])),
+        palette=palette or "default",
     )
     return render("review.html.j2", page=view)
 
