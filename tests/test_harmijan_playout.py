@@ -154,6 +154,17 @@ def test_a_search_is_the_same_under_the_same_seed():
     assert found[0].move == found[1].move and found[0].visits == found[1].visits
 
 
+def test_a_search_playout_is_cut_after_its_plies_and_scored_as_the_board_stands_R_HJ7():
+    state = in_play(6, random.Random(6), plies=4)
+    ended = fast.play(state, random.Random(21), fast.PLIES)
+    assert not ended.over and fast.PLIES <= ended.plies <= fast.PLIES + 1  # a pass counts too
+    black = fast.black_share(state.grid, ended.stones)
+    expected = (black, 1 - black) if state.black_seat == 1 else (1 - black, black)
+    assert GAME.playout(state, random.Random(21)) == pytest.approx(expected)
+    # Asked for more plies, the same playout goes on past the cut.
+    assert fast.play(state, random.Random(21), 10_000).plies > fast.PLIES
+
+
 def test_playouts_from_before_the_colour_choice_play_the_setup_first_R_HJ1():
     state = GAME.start({"size": 5}, {})
     values = GAME.playout(state, random.Random(4))

@@ -181,9 +181,10 @@ class Harmijan(Game):
             and state.can_turn[3 - state.turn]
         )
 
-    def playout(self, state: HarmijanState, rng: random.Random, limit: int = 1000) -> tuple[float, ...]:
+    def playout(self, state: HarmijanState, rng: random.Random, limit: int = fast.PLIES) -> tuple[float, ...]:
         """Random legal turns on one mutable board (playout.py): no listing of every turn,
-        no position built per ply. Before play begins, the setup and the colour choice are
+        no position built per ply; cut after `limit` plies (by default the search's cut) and
+        the score as it stands taken. Before play begins, the setup and the colour choice are
         made at random through `apply`."""
         while state.phase != "play":
             state = self.apply(state, self.random_move(state, rng))

@@ -26,6 +26,12 @@ from referee.games.harmijan.position import HarmijanState
 from referee.games.harmijan.scoring import BLACK, WHITE, ShapeClass, compare, shape_form
 from referee.geometry.hexhex import HexHexGrid
 
+# A search's playout is cut after this many plies and the position scored as it stands (the
+# share of the classes' worth, Game.evaluate): a hundred random plies to the end wander, and
+# cost the search nine in ten of its iterations. At 0.3 s a move, size 6, seats alternating,
+# the search cut after 12 plies scored 11 of 12 games against itself playing to the end.
+PLIES = 12
+
 Drawn = tuple[int, int, int]  # (mover, end, placement), as movement.turns gives a turn
 
 
