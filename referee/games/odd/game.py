@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any, Mapping
 
 from referee.errors import IllegalMoveError
@@ -9,7 +10,7 @@ from referee.games.base import Game, Move, Option, Outcome, count
 from referee.games.odd.moves import BLACK, COLOUR_LETTER, EMPTY, WHITE, Placement, parse_placement
 from referee.games.odd.playout import play_out, some_plies_at_random
 from referee.games.odd.position import OddState
-from referee.geometry.hexhex import hexhex_grid
+from referee.geometry.hexhex import HexHexGrid, hexhex_grid
 from referee.picture import Picture, PieceKind
 
 if TYPE_CHECKING:
@@ -46,8 +47,10 @@ class Odd(Game):
         return None if state.full else state.turn
 
     def legal_moves(self, state: OddState) -> list[Move]:
-        empty = [c for c in state.grid if state.stones[c] == EMPTY]
-        return [Placement(colour, c, state.grid.name(c)) for colour in (BLACK, WHITE) for c in empty]
+        black, white = _placements(state.grid)
+        stones = state.stones
+        empty = [c for c in state.grid if stones[c] == EMPTY]
+        return [black[c] for c in empty] + [white[c] for c in empty]
 
     def apply(self, state: OddState, move: Move) -> OddState:
         if not isinstance(move, Placement):
@@ -112,3 +115,11 @@ class Dustin(Odd):
 
 def _parity(n: int) -> str:
     return "odd" if n % 2 else "even"
+
+
+@lru_cache(maxsize=16)
+def _placements(grid: HexHexGrid) -> tuple[tuple[Placement, ...], tuple[Placement, ...]]:
+    """Every placement of a board, black and white, by cell: made once a board (a move is an
+    immutable value), so that listing the legal moves builds none; a search lists them at
+    every node it adds."""
+    return tuple(tuple(Placement(colour, c, grid.name(c)) for c in grid) for colour in (BLACK, WHITE))
