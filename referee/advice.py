@@ -8,7 +8,7 @@ from typing import Any, NamedTuple
 
 from referee.engine.search import Search
 from referee.errors import IllegalMoveError, UsageError
-from referee.render.header import who
+from referee.render.header import plain, who, wrap_all
 from referee.replay import Replay
 
 DEFAULT_SECONDS = 3.0
@@ -80,6 +80,11 @@ def _solved(play: Replay, seconds: float, iterations: int | None) -> _Exact | No
 
 
 def hint_lines(play: Replay, advice: dict[str, Any]) -> list[str]:
+    """A hint in words, wrapped to a mail's width (a player's name is safe for a terminal)."""
+    return wrap_all([plain(line) for line in _hint_lines(play, advice)])
+
+
+def _hint_lines(play: Replay, advice: dict[str, Any]) -> list[str]:
     """A hint in words: "Hint for Bo (seat 2): b e6 — wins 64 % of 12,000 playouts", then the
     line the search expects."""
     seat = advice["seat"]

@@ -88,6 +88,13 @@ def test_hint_in_words_names_the_player_and_the_playouts(cli):
     assert first.startswith("Hint for ") and " — wins " in first and " playouts" in first
 
 
+def test_hint_in_words_fits_a_mail_with_a_long_name(cli):
+    name = "Maximiliane Wolkenstein-Rodenegg-Trostburg <maximiliane@example.org>"
+    assert cli("new", "odd", "-o", "g.toml", "--player", f"1={name}").exit_code == 0
+    words = cli("hint", "g.toml", "--iterations", "200").stdout
+    assert "Maximiliane" in words and all(len(line) <= 78 for line in words.splitlines())
+
+
 @SLOW_TREE
 def test_hint_for_hermetica_is_a_whole_turn(cli):
     sample = SAMPLES / "hermetica" / "hermetica-in-progress.toml"
