@@ -4,9 +4,10 @@ to move. A hint reads the record and never writes it.
 
 from __future__ import annotations
 
-from typing import Any, NamedTuple
+from typing import Any
 
 from referee.engine.search import Search
+from referee.engine.solver import settle
 from referee.errors import IllegalMoveError, UsageError
 from referee.render.header import plain, who, wrap_all
 from referee.replay import Replay
@@ -35,7 +36,7 @@ def hint(play: Replay, seconds: float = DEFAULT_SECONDS, iterations: int | None 
     if play.outcome() is not None:
         raise IllegalMoveError("the game is over: there is no move to hint")
     check_seconds(seconds)
-    exact = _solved(play, seconds / 2, iterations)
+    exact = settle(play.game, play.state, seconds / 2, iterations)
     if exact is not None and exact.winnable:
         return {"move": exact.line[0], "seat": play.game.to_move(play.state), "value": 1.0,
                 "visits": exact.searched, "line": list(exact.line[:4]), "seconds": exact.seconds,
@@ -55,28 +56,6 @@ def hint(play: Replay, seconds: float = DEFAULT_SECONDS, iterations: int | None 
     if exact is not None:
         advice["winnable"] = exact.winnable
     return advice
-
-
-class _Exact(NamedTuple):
-    winnable: bool | None
-    line: tuple[str, ...]
-    searched: int
-    seconds: float
-
-
-def _solved(play: Replay, seconds: float, iterations: int | None) -> _Exact | None:
-    """The solver's answer where the game has one (None elsewhere): within `seconds`, or, when
-    the search is bounded by iterations (the same hint every time), within a fixed number of
-    positions."""
-    from referee.engine.solver import DEAL_POSITIONS, SOLVABLE, solve, solve_positions
-
-    if play.game.id not in SOLVABLE:
-        return None
-    if iterations is not None:
-        found, took = solve_positions(play.state, DEAL_POSITIONS)
-    else:
-        found, took = solve(play.state, seconds)
-    return _Exact(found.winnable, found.line, found.searched, round(took, 3))
 
 
 def hint_lines(play: Replay, advice: dict[str, Any]) -> list[str]:

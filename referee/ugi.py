@@ -19,6 +19,7 @@ from typing import Any, Callable, TextIO
 from referee import __version__
 from referee.choices import data_files, game_options
 from referee.engine.search import Search
+from referee.engine.solver import settle
 from referee.errors import RefereeError
 from referee.games import GAMES, Game
 from referee.record import Record
@@ -139,7 +140,18 @@ class Session:
         watch_answered = self._watch_answered = threading.Event()  # the watch took it
 
         def think() -> None:
-            found = search.run(seconds=seconds, iterations=iterations, stop=self._stop.is_set)
+            # A game the solver can settle (crab) is asked first, for half the time: a proven
+            # win answers with its winning line's first round.
+            bounded = seconds is not None or iterations is not None
+            exact = settle(self.game, self.state, (seconds or 0.0) / 2, iterations) if bounded else None
+            if exact is not None and exact.winnable:
+                if answered.acquire(blocking=False):
+                    self.say(f"info string solver: a win in {len(exact.line)} rounds, "
+                             f"{exact.searched} positions searched")
+                    self.say(f"bestmove {wire(exact.line[0])}")
+                return
+            left = None if seconds is None else max(seconds - (exact.seconds if exact else 0.0), 0.01)
+            found = search.run(seconds=left, iterations=iterations, stop=self._stop.is_set)
             if answered.acquire(blocking=False):
                 self.say(f"info nodes {found.iterations} score {found.value:.3f} pv "
                          + " ".join(wire(move) for move in found.line))

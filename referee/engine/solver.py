@@ -36,6 +36,26 @@ def solve_positions(state: Any, positions: int) -> tuple[Solution, float]:
     return exact(state, max_positions=positions), time.monotonic() - began
 
 
+class Settled(NamedTuple):
+    """The solver's answer for an engine's move: `winnable` True (with `line`), False or None,
+    the positions searched and the seconds taken."""
+
+    winnable: bool | None
+    line: tuple[str, ...]
+    searched: int
+    seconds: float
+
+
+def settle(game: Game, state: Any, seconds: float, iterations: int | None = None) -> Settled | None:
+    """Where a game can be solved (SOLVABLE), the solver's answer before a search looks for a
+    move: within `seconds`, or, when the search is bounded by iterations (the same answer every
+    time), within DEAL_POSITIONS positions. None for every other game."""
+    if game.id not in SOLVABLE:
+        return None
+    found, took = solve_positions(state, DEAL_POSITIONS) if iterations is not None else solve(state, seconds)
+    return Settled(found.winnable, found.line, found.searched, round(took, 3))
+
+
 class Hunt(NamedTuple):
     """What `winnable_deal` found: the seed of a deal proven winnable and its [setup] (both
     None when none was found in time), and the seeds tried, first to last."""
