@@ -156,14 +156,14 @@ def test_ugi_plays_a_legal_move_in_every_game(game_id):
 
 
 def test_ugi_in_the_crab_game_answers_a_winnable_deal_with_the_solvers_winning_line():
-    from referee.engine.solver import solve_positions
+    from referee.engine.solver import solve
 
     wire = Wire()
     for line in ("setoption name game value crab", "setoption name seed value 3", "position startpos"):
         assert wire(line) == []
     answer = wire("go nodes 10")
     assert answer[0].startswith("info string solver: a win in ")
-    found, _ = solve_positions(wire.session.state, 4000)
+    found, _ = solve(wire.session.state, positions=4000)
     assert found.winnable and answer[-1] == "bestmove " + found.line[0].replace(" ", "_")
     assert wire(f"position startpos moves {answer[-1].split()[1]}") == []
 

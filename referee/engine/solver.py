@@ -21,19 +21,13 @@ HUNT_SECONDS = 60.0
 TOML_INT = 2**63 - 1 - 10**6
 
 
-def solve(state: Any, seconds: float) -> tuple[Solution, float]:
-    """The solver's answer for `state` within `seconds`, and the seconds it took."""
+def solve(state: Any, seconds: float | None = None, positions: int | None = None) -> tuple[Solution, float]:
+    """The solver's answer for `state` within `seconds` and/or a budget of `positions` (the
+    same answer on every machine), and the seconds it took."""
     began = time.monotonic()
-    deadline = began + seconds
-    found = exact(state, lambda: time.monotonic() >= deadline)
+    deadline = None if seconds is None else began + seconds
+    found = exact(state, lambda: deadline is not None and time.monotonic() >= deadline, positions)
     return found, time.monotonic() - began
-
-
-def solve_positions(state: Any, positions: int) -> tuple[Solution, float]:
-    """The solver's answer for `state` within a budget of positions (the same answer on every
-    machine), and the seconds it took."""
-    began = time.monotonic()
-    return exact(state, max_positions=positions), time.monotonic() - began
 
 
 class Settled(NamedTuple):
@@ -52,7 +46,7 @@ def settle(game: Game, state: Any, seconds: float, iterations: int | None = None
     time), within DEAL_POSITIONS positions. None for every other game."""
     if game.id not in SOLVABLE:
         return None
-    found, took = solve_positions(state, DEAL_POSITIONS) if iterations is not None else solve(state, seconds)
+    found, took = solve(state, positions=DEAL_POSITIONS) if iterations is not None else solve(state, seconds)
     return Settled(found.winnable, found.line, found.searched, round(took, 3))
 
 
