@@ -158,8 +158,8 @@ def _engine_turn(play: Replay, path: str) -> Turn:
     if seat is None:
         raise UsageError(f"{path}: the game is over ({result_words(play)}): there is no move to make")
     if play.game.cooperative or seat not in play.record.bots():
-        raise UsageError(f"{path}: {who_and_seat(play, seat)} is to move, not the engine: give the move "
-                         f"(referee move {path} MOVE)")
+        whose = f"{who_and_seat(play, seat)} is to move, not the engine: " if play.record.bots() else ""
+        raise UsageError(f"{path}: {whose}give the move: referee move {path} MOVE")
     return Turn(*replies(play))
 
 

@@ -76,9 +76,9 @@ def _turn(play: Replay, text: str, *, seat: int | None, comment: str | None, at:
     if not bot and engine and (not ending if play.game.cooperative else first.mover in engine):
         how = "" if play.game.cooperative or ending else \
             f"; to let it reply: referee move {play.record.path or 'FILE'} (without a move)"
-        raise IllegalMoveError(f"{who_and_seat(work, first.mover)} is played by the engine, "
-                               f"which makes its own moves{how}").located(
-                                   file=play.record.path, ply=before + 1, move=text.strip())
+        refusal = IllegalMoveError(f"seat {first.mover} is played by the engine, which makes its own moves{how}")
+        refusal.said = f"{who_and_seat(work, first.mover)} is played by the engine, which makes its own moves{how}"
+        raise refusal.located(file=play.record.path, ply=before + 1, move=text.strip())
     if engine and conditions:
         raise UsageError("conditional moves wait for a player's reply; the engine replies at once")
     mine = work.entries[before]
