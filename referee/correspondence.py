@@ -165,11 +165,11 @@ def _check_same_bots(mine: Replay, theirs: Replay, mine_file: str, message_file:
     ours, new = mine.record.bots(), theirs.record.bots()
     for seat in sorted(set(ours) | set(new)):
         if seat not in ours:
-            change = f"seat {seat} is played by the engine in it, but not in {mine_file}"
+            change = f"{who_and_seat(mine, seat)} is played by the engine in this record, but not in {mine_file}"
         elif seat not in new:
-            change = f"seat {seat} is played by the engine in {mine_file}, but not in it"
+            change = f"{who_and_seat(mine, seat)} is played by the engine in {mine_file}, but not in this record"
         elif ours[seat] != new[seat]:
-            change = f"seat {seat}'s engine or its seconds differ from {mine_file}'s"
+            change = f"the engine of {who_and_seat(mine, seat)} or its seconds differ from {mine_file}'s"
         else:
             continue
         raise RecordError(f"{change}: a received record may not add or change a bot seat",
