@@ -26,7 +26,9 @@ from referee.pairings import Round, berger_rounds, file_name
 from referee.play import new_game
 from referee.render import standings as drawing
 from referee.render.header import plain
-from referee.standings import DIGEST_BYTES, Judged, Standings, identity, standings as compute, to_json
+from referee.standings import (
+    DIGEST_BYTES, Judged, Standings, identity, seat_label, standings as compute, to_json,
+)
 
 
 class Bar(Protocol):
@@ -64,7 +66,7 @@ def judge(path: str) -> Judged:
         game=play.game.id,
         game_name=play.game.name,
         cooperative=play.game.cooperative,
-        names=tuple(play.record.player_name(seat) for seat in play.seats),
+        names=tuple(seat_label(play.record.players, seat) for seat in play.seats),
         over=outcome is not None,
         winners=tuple(outcome.winners) if outcome else (),
         ended=_posix(stamps[-1]) if stamps else None,

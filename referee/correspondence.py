@@ -13,7 +13,6 @@ from pathlib import Path
 from typing import Any, NamedTuple
 
 from referee import seal
-from referee.bots import replies
 from referee.choices import seat_named
 from referee.clock import now, short_words, stamp, words
 from referee.errors import RecordError, RefereeError, UsageError
@@ -22,7 +21,6 @@ from referee.keys import check_signatures
 from referee.mail import build_message, record_from_message
 from referee.diagrams import svg_diagram, text_diagram, to_png
 from referee.pictures import review_page
-from referee.play import check_size
 from referee.players import seats_at
 from referee.record import parse_record
 from referee.render.header import in_words, plain, result_words, who, who_and_seat, wrap
@@ -100,6 +98,7 @@ class Received(NamedTuple):
     first: bool  # the first mail of a game: no copy of ours to compare yet
     mine: int | None = None  # the plies of my copy, when it was compared
     warnings: list[str] = []  # stamps that do not fit when the mail was sent
+    notes: list[str] = []  # what stands: the engine's seat to move, say
 
 
 def receive(message_file: str, output: str | None, mine: str | None, force: bool,
@@ -107,8 +106,13 @@ def receive(message_file: str, output: str | None, mine: str | None, force: bool
     """`referee receive`: take the record out of a message, check it, and, with `mine`, check
     that it extends my copy and that nobody moved for me (SPEC §9: my seat from `seat`, else
     from the mail's To; a clock that ran before the game reached me only with `accept_start`);
-    then save it, under the lock of the file written. An older mail, whose record my copy
-    already extends, changes nothing."""
+    then save it as it came, under the lock of the file written. An older mail, whose record my
+    copy already extends, changes nothing.
+
+    A received record never makes this machine think (SPEC §14): the engine is never run here.
+    A record that makes my seat the engine's, or adds or changes a bot seat against my copy, is
+    refused; one that leaves the engine's seat to move is saved as it is, and the note says that
+    `referee move FILE` without a move lets the engine reply (bots.py)."""
     target = output or mine
     if target is None:
         raise UsageError("say where to save the record: -o FILE, or --mine MY_COPY")
@@ -122,52 +126,78 @@ def receive(message_file: str, output: str | None, mine: str | None, force: bool
     theirs = replay(parse_record(attached.record, label))
     check_signatures(theirs)
     if mine is None:
+        addressed = seats_at(theirs.record.players, attached.to)
+        _check_not_the_engine(theirs, addressed[0] if len(addressed) == 1 else None, message_file)
         with locked(target):  # written as one with any move on it: no move made meanwhile is lost
-            theirs, data = _engine_replies(theirs, attached.record, target)
-            write_atomic(target, data)
-        return Received(theirs, target, False, warnings=_odd_stamps(theirs, 0, attached.sent))
+            write_atomic(target, attached.record)
+        return Received(theirs, target, False, warnings=_odd_stamps(theirs, 0, attached.sent),
+                        notes=_engine_to_move(theirs, target))
     with locked(target):
         first = not Path(mine).exists()
         my_copy = None if first else load(mine)
         if my_copy is not None:
+            _check_same_bots(my_copy, theirs, mine, message_file)
             if theirs.plies < my_copy.plies and seal.divergence(theirs, my_copy) is None:
                 return Received(theirs, None, False, my_copy.plies)  # an older mail: nothing new
             problem = seal.divergence(my_copy, theirs)
             if problem:
                 raise RefereeError(f"{message_file} does not extend {mine}: {in_words(theirs, problem)}")
         me = _receiver(theirs, seat, attached.to)
-        if me is not None:
+        _check_not_the_engine(theirs, me, message_file)
+        if me is not None and len(theirs.seats) == 2 and not theirs.game.cooperative:
             _check_not_moved_for(theirs, my_copy, me, attached.sent, accept_start, message_file)
-        theirs, data = _engine_replies(theirs, attached.record, target)
-        write_atomic(target, data)
+        write_atomic(target, attached.record)
     known = my_copy.plies if my_copy is not None else 0
-    return Received(theirs, target, first, warnings=_odd_stamps(theirs, known, attached.sent))
+    return Received(theirs, target, first, warnings=_odd_stamps(theirs, known, attached.sent),
+                    notes=_engine_to_move(theirs, target))
 
 
-def _engine_replies(theirs: Replay, data: bytes, target: str) -> tuple[Replay, bytes]:
-    """The received game with the engine's replies where it leaves a seat the engine plays to
-    move (SPEC §10), and the bytes to save: the mail's own bytes when there is none."""
-    bots = theirs.record.bots()
-    if not bots or theirs.game.cooperative or theirs.to_move() not in bots:
-        return theirs, data
-    theirs.record.path = target
-    done = replies(theirs)
-    text = done.play.record.to_toml()
-    check_size(text, done.play.plies)
-    return done.play, text.encode("utf-8")
+def _check_not_the_engine(theirs: Replay, me: int | None, message_file: str) -> None:
+    """SPEC §14: a received record never makes the receiver's seat the engine's (its moves
+    would be made on the receiver's machine, in the receiver's name)."""
+    if me is not None and me in theirs.record.bots():
+        raise RecordError(f"{who_and_seat(theirs, me)}, your seat, is played by the engine in this record: "
+                          "a received record may not give your seat to the engine", file=message_file)
+
+
+def _check_same_bots(mine: Replay, theirs: Replay, mine_file: str, message_file: str) -> None:
+    """SPEC §14: the seats the engine plays, and how, are those of my copy."""
+    ours, new = mine.record.bots(), theirs.record.bots()
+    for seat in sorted(set(ours) | set(new)):
+        if seat not in ours:
+            change = f"{who_and_seat(mine, seat)} is played by the engine in this record, but not in {mine_file}"
+        elif seat not in new:
+            change = f"{who_and_seat(mine, seat)} is played by the engine in {mine_file}, but not in this record"
+        elif ours[seat] != new[seat]:
+            change = f"the engine of {who_and_seat(mine, seat)} or its seconds differ from {mine_file}'s"
+        else:
+            continue
+        raise RecordError(f"{change}: a received record may not add or change a bot seat",
+                          file=message_file)
+
+
+def _engine_to_move(play: Replay, target: str) -> list[str]:
+    """What stands when the received game leaves the engine's seat to move: it replies only
+    when the receiver asks (SPEC §14: receiving never runs the engine)."""
+    seat = play.to_move()
+    if play.game.cooperative or seat not in play.record.bots():
+        return []
+    return [f"{who_and_seat(play, seat)} is to move, played by the engine. A received record never "
+            f"makes your machine think: to let the engine reply here, referee move {target} "
+            "(without a move)."]
 
 
 def _receiver(play: Replay, seat: str | None, to: list[str]) -> int | None:
     """The receiver's seat (SPEC §9): from --as, else from the mail's To when it names the
-    address of exactly one seat; never guessed from the record. None in games where nobody
-    can move for another (one seat, or partners)."""
-    if len(play.seats) != 2 or play.game.cooperative:
-        return None
+    address of exactly one seat; never guessed from the record. In games where nobody can
+    move for another (one seat, or partners) it may stay unknown (None)."""
     if seat is not None:
         return seat_named(play, seat)
     found = seats_at(play.record.players, to)
     if len(found) == 1:
         return found[0]
+    if len(play.seats) != 2 or play.game.cooperative:
+        return None
     why = "the mail's To is the address of no seat, or of both" if to else "a file, or a mail without To"
     raise UsageError(f"say which seat is yours: --as SEAT (a seat number, or your name or address "
                      f"as in [players]); the record does not tell ({why})")

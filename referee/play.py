@@ -15,16 +15,19 @@ from typing import Any, Mapping, NamedTuple
 from referee.bots import NAME as BOT_NAME, bot_table, check_bots, partner_round, replies
 from referee.choices import data_files, game_named, game_options, game_players, seat_named
 from referee.clock import Control, now
-from referee.errors import UsageError
+from referee.errors import RefereeError, UsageError
 from referee.games import Game
 from referee.games.base import count
 from referee.files import STDIN, check_output, locked, write_atomic
 from referee.keys import private_key
 from referee.diagrams import svg_diagram
 from referee.record import MAX_PLIES, MAX_RECORD_BYTES, MAX_TEXT_CHARS, Record
-from referee.replay import Replay, start
+from referee.render.header import in_words, result_words, who_and_seat
+from referee.replay import ACCEPT, CLAIM, RESIGN, Replay, start
 from referee.reports import load
 from referee.turn import take_turn
+
+ENDINGS = (RESIGN, CLAIM, ACCEPT)
 
 
 def new_game(game_name: str, options_given: Mapping[str, str] | None, names: list[tuple[int, str]] | None,
@@ -97,31 +100,44 @@ class Turn(NamedTuple):
     notes: list[str]
 
 
-def play_turn(path: str, move: str, *, seat: int | str | None = None, comment: str | None = None,
+def play_turn(path: str, move: str | None, *, seat: int | str | None = None, comment: str | None = None,
               conditions: list[tuple[str, str]] | None = None, key_file: str | None = None,
               svg: str | None = None, palette: str | None = None, force: bool = False,
               leave: tuple[dt.datetime, dt.datetime] | None = None, offer_draw: bool = False) -> Turn:
     """`referee move`: under the record's lock, replay it, take the turn as one transaction,
     write the picture (when asked, in `palette`) and then the record, once. A refused move
     writes nothing.
-    `leave` is the span of leave declared with the move."""
+    `leave` is the span of leave declared with the move. Without a move (None), the engine
+    replies where its seat is to move (SPEC §14: a received record left it so, or one command's
+    thinking ran out), and nothing else is done."""
     if comment is not None and len(comment) > MAX_TEXT_CHARS:
         raise UsageError(f"--comment: at most {MAX_TEXT_CHARS} characters, not {len(comment)}")
     if path == STDIN:
         raise UsageError("move needs a record file to write back to, not - (standard input)")
+    if move is None and (seat is not None or comment is not None or conditions or key_file or leave or offer_draw):
+        raise UsageError("--as, --comment, --if, --sign, --leave and --offer-draw go with a move: give MOVE")
     check_output(svg, force=True)  # the picture of the game, refreshed at every move
     check_output(path, force=True)  # a read-only record is refused before any work
     key = private_key(key_file) if key_file else None
     with locked(path):
         play = load(path)
-        mover = seat_named(play, str(seat)) if seat is not None else None
-        partner = bool(play.record.bots()) and play.game.cooperative
-        if partner:  # the engine places for its seats within the player's round
-            move = partner_round(play, move)
-        done = take_turn(play, move, seat=mover, comment=comment, at=now(),
-                         conditions=conditions or [], key=key, leave=leave, offer_draw=offer_draw,
-                         bot=partner)
-        done = replies(done.play, done.notes)
+        if move is None:
+            done = _engine_turn(play, path)
+        else:
+            mover = seat_named(play, str(seat)) if seat is not None else None
+            # The engine places for its seats within the player's round; a resignation is
+            # the team's own word.
+            partner = bool(play.record.bots()) and play.game.cooperative and not _ending(move)
+            if partner:
+                try:
+                    move = partner_round(play, move)
+                except RefereeError as exc:
+                    raise exc.located(file=path, ply=play.plies + 1, move=move.strip()).named(
+                        lambda reason: in_words(play, reason))
+            done = take_turn(play, move, seat=mover, comment=comment, at=now(),
+                             conditions=conditions or [], key=key, leave=leave, offer_draw=offer_draw,
+                             bot=partner)
+            done = replies(done.play, done.notes)
         text = done.play.record.to_toml()
         check_size(text, done.play.plies)
         # The picture first: if it cannot be written the command fails before the record
@@ -130,6 +146,21 @@ def play_turn(path: str, move: str, *, seat: int | str | None = None, comment: s
             write_atomic(svg, svg_diagram(done.play, palette=palette))
         write_atomic(path, text)
     return Turn(done.play, done.notes)
+
+
+def _ending(move: str) -> bool:
+    return " ".join(move.lower().split()) in ENDINGS
+
+
+def _engine_turn(play: Replay, path: str) -> Turn:
+    """`referee move FILE` without a move: the engine's replies, where its seat is to move."""
+    seat = play.to_move()
+    if seat is None:
+        raise UsageError(f"{path}: the game is over ({result_words(play)}): there is no move to make")
+    if play.game.cooperative or seat not in play.record.bots():
+        whose = f"{who_and_seat(play, seat)} is to move, not the engine: " if play.record.bots() else ""
+        raise UsageError(f"{path}: {whose}give the move: referee move {path} MOVE")
+    return Turn(*replies(play))
 
 
 def check_size(text: str, plies: int) -> None:

@@ -26,7 +26,7 @@ PENDING_KEYS = ("if", "then")
 RESULT_KEYS = ("winners", "reason")
 PLAYER_KEYS = ("name", "key", "bot")
 BOT_KEYS = ("engine", "seconds")  # SPEC §10: a seat the referee's engine plays
-BOT_SECONDS = (0.1, 600.0)
+BOT_SECONDS = (0.1, 60.0)  # SPEC §14: a reply is bounded, whoever wrote the record
 
 # Records arrive from strangers by mail: anything beyond these is refused before it costs much.
 MAX_RECORD_BYTES = MAX_INPUT_BYTES
@@ -311,7 +311,7 @@ def _bot(player: dict[str, Any], where: str, name: str) -> None:
         raise _fail(f"{where}: bot.engine names the engine, as text", name)
     low, high = BOT_SECONDS
     if isinstance(seconds, bool) or not isinstance(seconds, (int, float)) or not low <= seconds <= high:
-        raise _fail(f"{where}: bot.seconds is a number of seconds a move, {low:g}–{high:g}", name)
+        raise _fail(f"{where}: bot.seconds is a number of seconds a reply, {low:g}–{high:g}", name)
     if "key" in player:
         raise _fail(f"{where} is played by the engine, which never signs: a bot seat has no key", name)
 

@@ -18,7 +18,7 @@ from referee.data import builtin_data
 from referee.errors import IllegalMoveError, NotationError, RecordError, RefereeError
 from referee.games import GAMES, Game, Move, Outcome, Pass
 from referee.players import named, names_of, seat_problem
-from referee.record import MAX_MOVE_CHARS, Entry, Record
+from referee.record import MAX_MOVE_CHARS, Entry, Record, toml_datetime
 
 RESIGN = "resign"
 CLAIM = "claim time"
@@ -286,6 +286,10 @@ def start(record: Record) -> Replay:
         state = game.start(options, setup)
     except ValueError as exc:
         raise RecordError(str(exc), **where) from None
+    if record.bots() and all(seat in record.bots() for seat in range(1, seats + 1)):
+        # SPEC §14: engines play each other in `referee match`; a record is a player's game.
+        which = "every seat" if seats > 1 else "the only seat"
+        raise RecordError(f"[players]: {which} is the engine's, but a game needs a player", **where)
     clock = None
     if record.clock is not None:
         if seats != 2 or game.cooperative:
@@ -358,25 +362,57 @@ def engine_chose(play: Replay, ply: int) -> bool:
     return play.game.cooperative or step.mover in bots
 
 
+_ENDING_WORDS = {RESIGN: "a resignation", CLAIM: "a time claim", ACCEPT: "an acceptance of a draw"}
+
+
+def bot_fault(play: Replay, ply: int) -> str | None:
+    """Why ply `ply` of a game with bot seats cannot stand, None when it can (SPEC §10, §14).
+
+    Nobody speaks for a bot seat: its plies are the engine's replies, written in the same
+    transaction as the ply each answers, so each carries `bot = true`, the stamp of that ply
+    and nothing else, and is a move the rules allow. The engine never resigns, offers or
+    accepts a draw, claims time or takes leave; and as it replies at once, no time claim runs
+    against it. A pass the rules forced in its seat is the referee's, as in any seat (R-G3).
+    In a cooperative round the player's ply holds the engine's placements (no clock there);
+    a resignation there is the team's."""
+    bots = play.record.bots()
+    entry, step = play.record.moves[ply - 1], play.line[ply]
+    if isinstance(step.move, Ending) and not play.game.cooperative:
+        before = play.game.to_move(play.line[ply - 1].position)
+        if step.move.word == CLAIM and before in bots:
+            return (f"a time claim against seat {before}, played by the engine: the engine replies "
+                    "in the same transaction as the move it answers, so it never runs out of time")
+        if step.mover in bots:
+            return (f"{_ENDING_WORDS[step.move.word]} in the name of seat {step.mover}, played by the "
+                    "engine: the engine makes moves only, and nobody speaks for its seat")
+    chose = engine_chose(play, ply)
+    if chose and not entry.bot:
+        return f"seat {step.mover} is played by the engine, but this move is not marked as the engine's (bot = true)"
+    if entry.bot and not chose:
+        return "marked as the engine's (bot = true), but the engine plays no seat that made it"
+    extras = entry.declarations() if chose else []
+    if extras:
+        return f"a move the engine chose carries {' and '.join(extras)}: nobody speaks for the engine's seat"
+    if chose and not play.game.cooperative and (ply >= 2 or play.record.clock is not None):
+        answered = play.record.moves[ply - 2].at if ply >= 2 else play.record.clock["start"]
+        if entry.at != answered:
+            what = f"ply {ply - 1}, which it answers," if ply >= 2 else "the clock's start"
+            return (f"the engine's reply is stamped {_when(entry.at)}, but {what} is stamped "
+                    f"{_when(answered)}: the engine replies in the same transaction, at once")
+    return None
+
+
+def _when(at: dt.datetime | None) -> str:
+    return toml_datetime(at) if at is not None else "without a time"
+
+
 def _check_bot_plies(play: Replay) -> None:
-    """SPEC §10: the plies the engine chose for a seat it plays carry `bot = true`, and no
-    other ply does; the other side's referee writes them, so they carry the move and its stamp
-    and nothing that speaks for the engine's seat."""
+    """SPEC §14: every ply of a game with bot seats as `bot_fault` allows it."""
     record = play.record
     for ply, entry in enumerate(record.moves, 1):
-        chose = engine_chose(play, ply)
-        where = {"file": record.path, "line": entry.line, "ply": ply, "move": entry.move}
-        seat = play.line[ply].mover
-        if chose and not entry.bot:
-            raise RecordError(f"seat {seat} is played by the engine, but this move is not marked "
-                              "as the engine's (bot = true)", **where)
-        if entry.bot and not chose:
-            raise RecordError("marked as the engine's (bot = true), but the engine plays no seat "
-                              "that made it", **where)
-        extras = entry.declarations() if chose else []
-        if extras:
-            raise RecordError(f"a move the engine chose carries {' and '.join(extras)}: nobody "
-                              "speaks for the engine's seat", **where)
+        fault = bot_fault(play, ply)
+        if fault is not None:
+            raise RecordError(fault, file=record.path, line=entry.line, ply=ply, move=entry.move)
 
 
 def _check_signed_seats(play: Replay, written: list[int]) -> None:

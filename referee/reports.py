@@ -208,23 +208,34 @@ def solve_lines(report: dict[str, Any]) -> list[str]:
 
 
 def history(play: Replay) -> dict[str, Any]:
-    """`history --json` (SPEC §8): every ply with its seat, player, move, time and comment."""
+    """`history --json` (SPEC §8): every ply with its seat, player, move, time and comment, and
+    `engine`: the seats whose part of it the engine chose (SPEC §10: a bot seat's move; in a
+    cooperative round, the placements of the seats it plays, within the player's entry)."""
     plies = []
+    bots = sorted(play.record.bots())
     for ply, (entry, step) in enumerate(zip(play.record.moves, play.line[1:]), 1):
         seat = step.mover
+        engine = [] if not entry.bot else bots if play.game.cooperative else [seat]
         plies.append({
             "ply": ply, "seat": seat, "player": play.record.player_name(seat), "move": str(step.move),
             "at": toml_datetime(entry.at) if entry.at is not None else None,
-            "comment": entry.comment,
+            "comment": entry.comment, "engine": engine,
         })
     return {"plies": plies}
 
 
 def history_lines(play: Replay) -> list[str]:
-    """`history` in words: one line a ply, its comment on the line below."""
+    """`history` in words: one line a ply, its comment on the line below. A ply the engine
+    chose says so: "Bo (engine)"; a cooperative round names the seats it placed for."""
     lines = []
     for item in history(play)["plies"]:
         player = item["player"] or f"seat {item['seat']}"
+        if item["engine"] == [item["seat"]] and not play.game.cooperative:
+            player += "" if player.casefold() == "engine" else " (engine)"
+        elif item["engine"]:
+            seats = item["engine"]
+            player += (f"; the engine placed for seat {seats[0]}" if len(seats) == 1 else
+                       f"; the engine placed for seats {', '.join(map(str, seats[:-1]))} and {seats[-1]}")
         when = item["at"][:16].replace("T", " ") + " UTC" if item["at"] else ""
         if len(item["move"]) <= 14:
             lines.append(cut(plain(f"{item['ply']:>4}. {item['move']:<14} {when:<20} {player}".rstrip()), TEXT_WIDTH))

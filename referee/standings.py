@@ -19,7 +19,7 @@ stamp come after the stamped ones, by file name. Why by hand and not a library: 
 from __future__ import annotations
 
 from collections import Counter
-from typing import Iterable, Iterator, NamedTuple
+from typing import Any, Iterable, Iterator, Mapping, NamedTuple
 
 from referee.players import Identity, identity
 
@@ -58,6 +58,18 @@ class Judged(NamedTuple):
 
 
 # -- who is who ------------------------------------------------------------------------------
+
+
+def seat_label(players: Mapping[int, Mapping[str, Any]], seat: int) -> str | None:
+    """The name a seat counts under: its player's `[players]` name, or for a seat the engine
+    plays, the engine's ("referee 0.1.0 (engine)"), never the name written beside it (SPEC §14:
+    a bot seat's games are not a person's). None for a seat without a name."""
+    player = players.get(seat)
+    if player is None:
+        return None
+    if "bot" in player:
+        return f"{player['bot']['engine']} (engine)"
+    return player.get("name")
 
 # -- results ---------------------------------------------------------------------------------
 

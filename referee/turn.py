@@ -26,7 +26,7 @@ from referee.games.base import Pass, count
 from referee.players import seat_problem
 from referee.record import Entry, Record
 from referee.render.header import in_words, result_words, who, who_and_seat
-from referee.replay import Replay
+from referee.replay import Ending, Replay, bot_fault
 
 
 class TurnResult(NamedTuple):
@@ -69,10 +69,16 @@ def _turn(play: Replay, text: str, *, seat: int | None, comment: str | None, at:
     mover = work.to_move()
     _play(work, text, at, seat, leave=leave, offer="draw" if offer_draw else None)
     engine = play.record.bots()
-    if not bot and (work.line[before + 1].mover in engine or engine and play.game.cooperative):
-        raise UsageError(f"{who_and_seat(work, work.line[before + 1].mover)} is played by the engine, "
-                         "which makes its own moves").located(
-                             file=play.record.path, ply=before + 1, move=text.strip())
+    first = work.line[before + 1]
+    # SPEC §14: nobody speaks for a bot seat. In a cooperative round the player's entry holds
+    # the engine's placements (made by partner_round), and a resignation is the team's.
+    ending = isinstance(first.move, Ending)
+    if not bot and engine and (not ending if play.game.cooperative else first.mover in engine):
+        how = "" if play.game.cooperative or ending else \
+            f"; to let it reply: referee move {play.record.path or 'FILE'} (without a move)"
+        refusal = IllegalMoveError(f"seat {first.mover} is played by the engine, which makes its own moves{how}")
+        refusal.said = f"{who_and_seat(work, first.mover)} is played by the engine, which makes its own moves{how}"
+        raise refusal.located(file=play.record.path, ply=before + 1, move=text.strip())
     if engine and conditions:
         raise UsageError("conditional moves wait for a player's reply; the engine replies at once")
     mine = work.entries[before]
@@ -105,6 +111,10 @@ def _turn(play: Replay, text: str, *, seat: int | None, comment: str | None, at:
                      f"({who(work, work.to_move(), capital=False)}).")
     work.record = _new_record(play, work, at=at, comment=comment, pending=pending, leave=leave,
                               offer="draw" if offer_draw else None, bot=bot)
+    for ply in range(before + 1, work.plies + 1) if engine else ():
+        fault = bot_fault(work, ply)  # a claim against the engine, say, or a reply stamped late
+        if fault is not None:
+            raise IllegalMoveError(fault).located(file=play.record.path, ply=ply, move=work.entries[ply - 1])
     work.digests = play.digests + seal.extend(
         play.digests[-1] if play.digests else seal.header_digest(play.record),
         before + 1, work.entries[before:], work.record.moves[before:],

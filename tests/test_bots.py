@@ -61,7 +61,7 @@ def test_a_player_cannot_move_for_the_engines_seat(cli):
                               encoding="utf-8")
     before = Path("h.toml").read_bytes()
     refused = cli("move", "h.toml", "w d4")
-    assert refused.exit_code == 2 and "played by the engine" in refused.output
+    assert refused.exit_code == 1 and "played by the engine" in refused.output  # SPEC §14: a rule
     assert Path("h.toml").read_bytes() == before
 
 
@@ -111,7 +111,8 @@ def test_the_engine_is_a_partner_seat_in_the_cooperative_crab_game(cli):
     assert both.exit_code == 1 and "the engine places for seats 2" in both.output
 
 
-def test_receive_appends_the_engines_reply(cli, tmp_path):
+def test_receive_leaves_the_engines_reply_to_the_receivers_own_move(cli, tmp_path):
+    """SPEC §14: `receive` never runs the engine; `move FILE` without a move brings its reply."""
     cli("new", "odd", "-o", "g.toml", "--player", "1=Ann", "--bot", f"2={QUICK}")
     # A copy in which the engine has yet to reply, as a record another referee might send.
     game = read_record("g.toml")
@@ -121,5 +122,7 @@ def test_receive_appends_the_engines_reply(cli, tmp_path):
     Path("sent.toml").write_text(sent.to_toml(), encoding="utf-8")
     received = cli("receive", "sent.toml", "-o", "mine.toml")
     assert received.exit_code == 0, received.output
+    assert replay(read_record("mine.toml")).plies == 1 and "without a move" in received.output
+    assert cli("move", "mine.toml").exit_code == 0
     play = replay(read_record("mine.toml"))
     assert play.plies == 2 and play.record.moves[1].bot and play.to_move() == 1

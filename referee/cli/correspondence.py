@@ -13,6 +13,7 @@ from referee.cli.app import (
 from referee.cli.syntax import output_format
 from referee.formats import DEFAULT_PALETTE
 from referee.keys import new_key
+from referee.render.header import plain
 
 
 @app.command("mail")
@@ -95,6 +96,8 @@ def receive_command(
         typer.echo(f"Saved to {received.saved_to}, your first copy of this game.")
     else:
         typer.echo(f"Saved to {received.saved_to}.")
+    for note in received.notes:
+        typer.echo(plain(note))  # a note may name a player: safe for a terminal
 
 
 key_app = typer.Typer(help="Keys for signed moves (needs `pip install 'referee[sign]'`).", no_args_is_help=True)

@@ -61,7 +61,7 @@ def new_command(
     key: Optional[list[str]] = typer.Option(None, "--key", metavar="SEAT=KEY", help="A seat's public key for signed moves, from `referee key new`."),
     clock: Optional[str] = typer.Option(None, "--clock", metavar="CONTROL", help="A time control: 10/50d (10 moves in 50 days) or 3d+1d/30d (a bank of 3 days, 1 more a move, at most 30)."),
     leave: Optional[float] = typer.Option(None, "--leave", metavar="DAYS", help="Days of leave each seat may take (with --clock)."),
-    bot: Optional[list[str]] = typer.Option(None, "--bot", metavar="SEAT[=SECONDS]", help="The engine plays SEAT, thinking SECONDS a move (default 3): it replies within every `move`."),
+    bot: Optional[list[str]] = typer.Option(None, "--bot", metavar="SEAT[=SECONDS]", help="The engine plays SEAT, thinking SECONDS a reply (0.1–60, default 3): it replies within every `move`."),
     winnable: bool = typer.Option(False, "--winnable", help="crab: deal only a deal the solver proves winnable (the seed that gave it is recorded)."),
     force: bool = typer.Option(False, "--force", help="Replace FILE if it exists."),
 ) -> None:
@@ -87,7 +87,7 @@ def new_command(
 @guard
 def move_command(
     file: str = typer.Argument(..., metavar="FILE", help="The record file."),
-    move: str = typer.Argument(..., metavar="MOVE", help="The move, in the game's notation (see `referee games`)."),
+    move: Optional[str] = typer.Argument(None, metavar="[MOVE]", help="The move, in the game's notation (see `referee games`). Without it, the engine replies where its seat is to move."),
     seat: Optional[str] = typer.Option(None, "--as", metavar="SEAT", help="Refuse the move unless SEAT is to move: a seat number, or a player's name or address as in [players]."),
     comment: Optional[str] = typer.Option(None, "--comment", metavar="TEXT", help="A comment stored with the move."),
     if_moves: Optional[list[str]] = typer.Option(None, "--if", metavar="MOVE", help="A conditional move: if the opponent replies MOVE … (repeatable, each with a --then)."),
@@ -106,6 +106,10 @@ def move_command(
 
     Conditional moves (--if/--then pairs) are stored openly in FILE: when the opponent's next
     move is one of the --if moves, the referee plays your --then reply at once.
+
+    Against the engine (new --bot), its reply comes within the same move. Where the engine's
+    seat is to move (a record received so, or one move's thinking ran out), `referee move FILE`
+    without a move lets it reply: a received record never makes your machine think by itself.
 
     Example: referee move game.toml "b e5" --as 1 --if "w d4" --then "b c3"
     """
