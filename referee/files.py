@@ -14,6 +14,7 @@ path, never lose a move.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import re
 import stat
@@ -76,18 +77,60 @@ def looks_like_mail(data: bytes) -> bool:
 
 
 def record_files(paths: list[str]) -> list[str]:
-    """The records named by `paths` (SPEC §8): a file as given, a folder searched recursively
-    for *.toml in name order, hidden files and folders skipped. A missing path is kept, for
-    its reader to report."""
+    """The records named by `paths` (SPEC §8): a file as given, a folder searched through all
+    its depth for *.toml in name order, hidden files and folders skipped. A missing path is
+    kept, for its reader to report."""
     found: list[str] = []
     for path in paths:
-        if not os.path.isdir(path):
+        if os.path.isdir(path):
+            found += _records_under(path)
+        else:
             found.append(path)
+    return found
+
+
+def _records_under(top: str) -> list[str]:
+    """The *.toml files under the folder `top`, in the order os.walk gives them (a folder's own
+    files in name order, then each subfolder's, in name order), found without recursion.
+
+    Archives of any shape (SPEC §14): os.walk recurses once a level in Python 3.11, so a tree
+    a thousand folders deep ended the run in a RecursionError. Here the folders still to be
+    read wait on a list instead. A link to a folder is not entered (as os.walk does not), and
+    each folder is read once whatever leads to it (a bind mount of a folder inside itself), so
+    no loop of folders can make the walk endless. A folder that cannot be read is passed over,
+    as os.walk passes it over, except one whose path is too long for the system (a tree
+    deeper than PATH_MAX): that one is kept in the list, so its reader reports "File name too
+    long" for it instead of the records below it vanishing without a word."""
+    found: list[str] = []
+    seen: set[tuple[int, int]] = set()
+    waiting = [top]  # a stack: the next folder to read is last
+    while waiting:
+        folder = waiting.pop()
+        try:
+            with os.scandir(folder) as entries:
+                listed = sorted(entries, key=lambda entry: entry.name)
+            info = os.stat(folder)
+        except OSError as exc:
+            if exc.errno == errno.ENAMETOOLONG:
+                found.append(folder)
             continue
-        for folder, dirs, names in os.walk(path):
-            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-            found += [os.path.join(folder, n) for n in sorted(names)
-                      if n.endswith(".toml") and not n.startswith(".")]
+        if (info.st_dev, info.st_ino) in seen:
+            continue
+        seen.add((info.st_dev, info.st_ino))
+        subfolders = []
+        for entry in listed:
+            if entry.name.startswith("."):
+                continue
+            try:
+                is_folder = entry.is_dir()  # a link to a folder is a folder here, not a record
+            except OSError:
+                is_folder = False
+            if is_folder:
+                if not entry.is_symlink():
+                    subfolders.append(os.path.join(folder, entry.name))
+            elif entry.name.endswith(".toml"):
+                found.append(os.path.join(folder, entry.name))
+        waiting += reversed(subfolders)  # the first subfolder read next
     return found
 
 
