@@ -170,27 +170,58 @@ def locked(path: str | os.PathLike[str]) -> Iterator[None]:
     """Hold the lock of the record at `path` while it is read, replayed and written: a second
     command writing the same record waits for the first, and gives up with exit 2 after
     LOCK_WAIT seconds. The lock is a hidden file beside the resolved record, so a record reached
-    through a symbolic link and through its real path has one lock (SPEC §9)."""
+    through a symbolic link and through its real path has one lock (SPEC §9).
+
+    A command that leaves no record behind (a mistyped name: "no such file") takes its lock
+    away too, so no `.typo.toml.lock` is left lying about. It does so while still holding it;
+    a command that was waiting on that lock then finds the file gone from under it and takes
+    the lock anew (`_hold`), so two commands never hold two different locks of one record."""
     target = Path(path)
     if fcntl is None or str(target) == STDIN:
         yield
         return
     real = Path(os.path.realpath(target))
-    fd = _open_lock(real.parent / f".{real.name}.lock", target)
+    lock = real.parent / f".{real.name}.lock"
+    fd = _hold(lock, target)
     try:
-        deadline = time.monotonic() + LOCK_WAIT
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() > deadline:
-                    raise UsageError(f"{target}: another referee command is still writing it; "
-                                     "try again when it is done") from None
-                time.sleep(0.05)
         yield
     finally:
+        try:
+            if not os.path.lexists(real):
+                os.unlink(lock)
+        except OSError:  # taken away already, or a folder we may not write: only litter left
+            pass
         os.close(fd)  # closing the descriptor releases the lock
+
+
+def _hold(lock: Path, target: Path) -> int:
+    """The lock file `lock`, opened and locked: waits for the command holding it, at most
+    LOCK_WAIT seconds in all. A lock removed (or replaced) while this one waited is opened
+    again by its name."""
+    deadline = time.monotonic() + LOCK_WAIT
+    while True:
+        fd = _open_lock(lock, target)
+        try:
+            while True:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    if time.monotonic() > deadline:
+                        raise UsageError(f"{target}: another referee command is still writing it; "
+                                         "try again when it is done") from None
+                    time.sleep(0.05)
+            held = os.fstat(fd)
+            try:
+                named = os.stat(lock, follow_symlinks=False)
+            except FileNotFoundError:
+                named = None
+        except BaseException:
+            os.close(fd)
+            raise
+        if named is not None and (named.st_dev, named.st_ino) == (held.st_dev, held.st_ino):
+            return fd
+        os.close(fd)  # the file this one locked is no longer the lock: try the one there now
 
 
 def _open_lock(lock: Path, target: Path) -> int:

@@ -1,0 +1,62 @@
+"""Small things a new player met on a first trial: a lock left behind by a mistyped name, a key
+whose advice broke the seal, a name with a line break let in at `new`, Harmijan's colour choice
+answered with every move form, and a person called "it"."""
+
+from __future__ import annotations
+
+import fcntl
+import os
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from referee import files
+
+# -- a mistyped record name leaves nothing behind ------------------------------------------------
+
+
+def test_move_on_a_missing_record_leaves_no_lock(cli, tmp_path):
+    result = cli("move", "typo.toml", "b e5")
+    assert result.exit_code == 2
+    assert "typo.toml: no such file" in result.output + result.stderr
+    assert os.listdir(tmp_path) == []
+
+
+def test_a_lock_of_an_existing_record_stays(cli, tmp_path):
+    """Beside a record the lock stays (test_crash_safety.py): only a lock of nothing goes."""
+    assert cli("new", "odd", "-O", "size=3", "-O", "min_group=2", "-o", "game.toml").exit_code == 0
+    assert cli("move", "game.toml", "b a1").exit_code == 0
+    assert sorted(os.listdir(tmp_path)) == [".game.toml.lock", "game.toml"]
+
+
+def test_a_command_waiting_on_a_lock_taken_away_takes_the_new_one(tmp_path):
+    """A command waiting while the lock of a missing record is taken away must not go on
+    holding the removed file: it takes the lock by its name again, so that two commands never
+    both hold "the" lock of one record."""
+    record = tmp_path / "new.toml"
+    lock = tmp_path / ".new.toml.lock"
+    holding, done = threading.Event(), threading.Event()
+
+    def second() -> None:
+        with files.locked(record):
+            holding.set()
+            done.wait(10)
+
+    with files.locked(record):
+        waiter = threading.Thread(target=second)
+        waiter.start()
+        time.sleep(0.3)  # the second command is waiting on the first's lock file
+        assert not holding.is_set()
+    assert holding.wait(10)
+    # The lock file there now is the one the second command holds: a third cannot take it.
+    fd = os.open(lock, os.O_RDWR)
+    try:
+        with pytest.raises(BlockingIOError):
+            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    finally:
+        os.close(fd)
+        done.set()
+        waiter.join(10)
+    assert not lock.exists()
