@@ -60,3 +60,24 @@ def test_a_command_waiting_on_a_lock_taken_away_takes_the_new_one(tmp_path):
         done.set()
         waiter.join(10)
     assert not lock.exists()
+
+
+# -- a key's advice keeps the seal ---------------------------------------------------------------
+
+
+def test_key_new_says_to_give_the_key_at_new_and_never_to_edit_the_record(cli):
+    pytest.importorskip("cryptography")
+    made = cli("key", "new", "-o", "ann key.key")
+    assert made.exit_code == 0
+    public = made.stdout.strip()  # the key alone on standard output, for $(referee key new …)
+    assert public.startswith("ed25519:") and "\n" not in public
+    advice = made.stderr
+    assert f'referee new GAME -o FILE --player "SEAT=YOUR NAME" --key SEAT={public}' in advice
+    assert "--sign 'ann key.key'" in advice
+    assert "[players]" not in advice  # a key written into a record by hand breaks its seal
+    # The advice, followed, makes a game whose signed moves verify.
+    assert cli("new", "odd", "-O", "size=3", "-O", "min_group=2", "-o", "game.toml",
+               "--player", "1=Ann", "--key", f"1={public}").exit_code == 0
+    assert cli("move", "game.toml", "b a1", "--sign", "ann key.key").exit_code == 0
+    verified = cli("verify", "game.toml")
+    assert verified.exit_code == 0, verified.output
