@@ -81,3 +81,32 @@ def test_key_new_says_to_give_the_key_at_new_and_never_to_edit_the_record(cli):
     assert cli("move", "game.toml", "b a1", "--sign", "ann key.key").exit_code == 0
     verified = cli("verify", "game.toml")
     assert verified.exit_code == 0, verified.output
+
+
+# -- a name is refused where it is given ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("name, said", [
+    ("Ann\nBcc: eve@example.org", "it has a line break in it"),
+    ("Ann\u2028Bo", "it has a line break in it"),
+    ("Ann\u202e5e b", "it holds RIGHT-TO-LEFT OVERRIDE (U+202E)"),
+    ("An\u200bn", "it holds ZERO WIDTH SPACE (U+200B)"),
+    ("Ann\x1b[2J", "it holds a control character (U+001B)"),
+], ids=["line break", "line separator", "bidi override", "zero width", "escape"])
+def test_new_refuses_a_name_mail_would_refuse_naming_the_seat(cli, tmp_path, name, said):
+    """A line break was let in at `new` and refused only at `mail`, naming neither the seat nor
+    the fix (SPEC §9, Names)."""
+    result = cli("new", "odd", "-o", "game.toml", "--player", "1=Bo", "--player", f"2={name}")
+    assert result.exit_code == 2
+    message = result.output + result.stderr
+    assert f"seat 2's name cannot be used: {said}" in message
+    assert "one line of plain text" in message and '--player "2=Ann <ann@example.org>"' in message
+    assert os.listdir(tmp_path) == []
+
+
+def test_new_takes_names_of_any_script_and_trims_their_ends(cli):
+    result = cli("new", "odd", "-o", "game.toml", "--player", "1=Zoë Ünal-Çelik <zoe@example.org>",
+                 "--player", "2=  Chidi Okafor\n")
+    assert result.exit_code == 0, result.output
+    text = Path("game.toml").read_text()
+    assert '1 = "Zoë Ünal-Çelik <zoe@example.org>"' in text and '2 = "Chidi Okafor"' in text
