@@ -110,3 +110,51 @@ def test_new_takes_names_of_any_script_and_trims_their_ends(cli):
     assert result.exit_code == 0, result.output
     text = Path("game.toml").read_text()
     assert '1 = "Zoë Ünal-Çelik <zoe@example.org>"' in text and '2 = "Chidi Okafor"' in text
+
+
+# -- Harmijan's colour choice --------------------------------------------------------------------
+
+
+@pytest.fixture
+def harmijan(cli):
+    assert cli("new", "harmijan", "-o", "h.toml", "--player", "1=Ann", "--player",
+               "2=Chidi Okafor").exit_code == 0
+    return Path("h.toml")
+
+
+@pytest.mark.parametrize("word", ["blue", "b", "schwarz", "c4-c6 f6", "pass"])
+def test_harmijan_choice_answers_any_other_word_with_the_two_colours_R_HJ1(cli, harmijan, word):
+    assert cli("move", harmijan, "setup b e5 f5 w c3 c4").exit_code == 0
+    before = harmijan.read_bytes()
+    result = cli("move", harmijan, word)
+    assert result.exit_code == 1
+    message = result.output + result.stderr
+    assert f"ply 2 ({word}): Chidi Okafor now chooses a colour: 'black' or 'white' (R-HJ1)" in message
+    assert "<from>" not in message and "setup" not in message
+    assert harmijan.read_bytes() == before
+    assert cli("move", harmijan, "White").exit_code == 0
+
+
+def test_harmijan_first_ply_answers_other_words_with_the_setup_R_HJ1(cli, harmijan):
+    result = cli("move", harmijan, "hello")
+    assert result.exit_code == 1
+    assert ("ply 1 (hello): the game starts with Ann's setup: 'setup b <cell> <cell> w <cell> "
+            "<cell>' (R-HJ1)") in result.output + result.stderr
+
+
+# -- a person is not "it" ------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("game, board, said", [
+    ("hermit", 'board = "square"\n', "Chidi Okafor can place and so may not pass (R-G3)"),
+    ("harmijan", "size = 5\n", "black (Chidi Okafor) has a legal turn and so may not pass (R-HJ5, R-G3)"),
+])
+def test_a_refused_pass_does_not_call_the_player_it(cli, game, board, said):
+    """"Chidi Okafor can place, so it may not pass": a person is no "it"."""
+    before = ["setup b a1 a2 w e5 e6", "black"] if game == "harmijan" else ["c3"]
+    moves = ", ".join(f'"{move}"' for move in [*before, "pass"])
+    Path("g.toml").write_text(f'format = 1\ngame = "{game}"\nmoves = [{moves}]\n[options]\n{board}'
+                              '[players]\n1 = "Ann"\n2 = "Chidi Okafor"\n')
+    result = cli("validate", "g.toml")
+    assert result.exit_code == 1
+    assert said in result.output and " it may" not in result.output
