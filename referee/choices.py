@@ -12,7 +12,7 @@ from typing import Any, Mapping
 from referee.data import data_file
 from referee.errors import UsageError
 from referee.games import GAMES, Game
-from referee.players import seat_number, seat_problem, seats_called
+from referee.players import name_problem, seat_number, seat_problem, seats_called
 from referee.record import MAX_TEXT_CHARS
 from referee.replay import Replay
 
@@ -52,6 +52,11 @@ def game_players(game: Game, options: dict[str, Any], names: list[tuple[int, str
             raise UsageError(f"--player {seat}=…: {problem}")
         if len(name) > MAX_TEXT_CHARS:
             raise UsageError(f"--player {seat}=…: a name of over {MAX_TEXT_CHARS} characters")
+        problem = name_problem(name.strip())
+        if problem:
+            raise UsageError(f"--player {seat}=…: seat {seat}'s name cannot be used: {problem}; "
+                             "give it on one line of plain text, without control, bidi or "
+                             f"zero-width characters, e.g. --player \"{seat}=Ann <ann@example.org>\"")
         players[seat] = {"name": name.strip()}
     for seat, public in keys or []:
         if seat not in players:

@@ -14,6 +14,7 @@ path, never lose a move.
 from __future__ import annotations
 
 import contextlib
+import errno
 import os
 import re
 import stat
@@ -76,18 +77,60 @@ def looks_like_mail(data: bytes) -> bool:
 
 
 def record_files(paths: list[str]) -> list[str]:
-    """The records named by `paths` (SPEC §8): a file as given, a folder searched recursively
-    for *.toml in name order, hidden files and folders skipped. A missing path is kept, for
-    its reader to report."""
+    """The records named by `paths` (SPEC §8): a file as given, a folder searched through all
+    its depth for *.toml in name order, hidden files and folders skipped. A missing path is
+    kept, for its reader to report."""
     found: list[str] = []
     for path in paths:
-        if not os.path.isdir(path):
+        if os.path.isdir(path):
+            found += _records_under(path)
+        else:
             found.append(path)
+    return found
+
+
+def _records_under(top: str) -> list[str]:
+    """The *.toml files under the folder `top`, in the order os.walk gives them (a folder's own
+    files in name order, then each subfolder's, in name order), found without recursion.
+
+    Archives of any shape (SPEC §14): os.walk recurses once a level in Python 3.11, so a tree
+    a thousand folders deep ended the run in a RecursionError. Here the folders still to be
+    read wait on a list instead. A link to a folder is not entered (as os.walk does not), and
+    each folder is read once whatever leads to it (a bind mount of a folder inside itself), so
+    no loop of folders can make the walk endless. A folder that cannot be read is passed over,
+    as os.walk passes it over, except one whose path is too long for the system (a tree
+    deeper than PATH_MAX): that one is kept in the list, so its reader reports "File name too
+    long" for it instead of the records below it vanishing without a word."""
+    found: list[str] = []
+    seen: set[tuple[int, int]] = set()
+    waiting = [top]  # a stack: the next folder to read is last
+    while waiting:
+        folder = waiting.pop()
+        try:
+            with os.scandir(folder) as entries:
+                listed = sorted(entries, key=lambda entry: entry.name)
+            info = os.stat(folder)
+        except OSError as exc:
+            if exc.errno == errno.ENAMETOOLONG:
+                found.append(folder)
             continue
-        for folder, dirs, names in os.walk(path):
-            dirs[:] = sorted(d for d in dirs if not d.startswith("."))
-            found += [os.path.join(folder, n) for n in sorted(names)
-                      if n.endswith(".toml") and not n.startswith(".")]
+        if (info.st_dev, info.st_ino) in seen:
+            continue
+        seen.add((info.st_dev, info.st_ino))
+        subfolders = []
+        for entry in listed:
+            if entry.name.startswith("."):
+                continue
+            try:
+                is_folder = entry.is_dir()  # a link to a folder is a folder here, not a record
+            except OSError:
+                is_folder = False
+            if is_folder:
+                if not entry.is_symlink():
+                    subfolders.append(os.path.join(folder, entry.name))
+            elif entry.name.endswith(".toml"):
+                found.append(os.path.join(folder, entry.name))
+        waiting += reversed(subfolders)  # the first subfolder read next
     return found
 
 
@@ -127,27 +170,58 @@ def locked(path: str | os.PathLike[str]) -> Iterator[None]:
     """Hold the lock of the record at `path` while it is read, replayed and written: a second
     command writing the same record waits for the first, and gives up with exit 2 after
     LOCK_WAIT seconds. The lock is a hidden file beside the resolved record, so a record reached
-    through a symbolic link and through its real path has one lock (SPEC §9)."""
+    through a symbolic link and through its real path has one lock (SPEC §9).
+
+    A command that leaves no record behind (a mistyped name: "no such file") takes its lock
+    away too, so no `.typo.toml.lock` is left lying about. It does so while still holding it;
+    a command that was waiting on that lock then finds the file gone from under it and takes
+    the lock anew (`_hold`), so two commands never hold two different locks of one record."""
     target = Path(path)
     if fcntl is None or str(target) == STDIN:
         yield
         return
     real = Path(os.path.realpath(target))
-    fd = _open_lock(real.parent / f".{real.name}.lock", target)
+    lock = real.parent / f".{real.name}.lock"
+    fd = _hold(lock, target)
     try:
-        deadline = time.monotonic() + LOCK_WAIT
-        while True:
-            try:
-                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-                break
-            except BlockingIOError:
-                if time.monotonic() > deadline:
-                    raise UsageError(f"{target}: another referee command is still writing it; "
-                                     "try again when it is done") from None
-                time.sleep(0.05)
         yield
     finally:
+        try:
+            if not os.path.lexists(real):
+                os.unlink(lock)
+        except OSError:  # taken away already, or a folder we may not write: only litter left
+            pass
         os.close(fd)  # closing the descriptor releases the lock
+
+
+def _hold(lock: Path, target: Path) -> int:
+    """The lock file `lock`, opened and locked: waits for the command holding it, at most
+    LOCK_WAIT seconds in all. A lock removed (or replaced) while this one waited is opened
+    again by its name."""
+    deadline = time.monotonic() + LOCK_WAIT
+    while True:
+        fd = _open_lock(lock, target)
+        try:
+            while True:
+                try:
+                    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                    break
+                except BlockingIOError:
+                    if time.monotonic() > deadline:
+                        raise UsageError(f"{target}: another referee command is still writing it; "
+                                         "try again when it is done") from None
+                    time.sleep(0.05)
+            held = os.fstat(fd)
+            try:
+                named = os.stat(lock, follow_symlinks=False)
+            except FileNotFoundError:
+                named = None
+        except BaseException:
+            os.close(fd)
+            raise
+        if named is not None and (named.st_dev, named.st_ino) == (held.st_dev, held.st_ino):
+            return fd
+        os.close(fd)  # the file this one locked is no longer the lock: try the one there now
 
 
 def _open_lock(lock: Path, target: Path) -> int:

@@ -9,6 +9,8 @@ drawn, once each: Pillow for the GIF (`animation`), fpdf2 for the PDF sheet (`_p
 
 from __future__ import annotations
 
+import math
+import re
 from typing import Any, Callable, Mapping
 
 from referee.choices import data_files, game_named, game_options
@@ -19,9 +21,9 @@ from referee.render import diagram as drawing, review
 from referee.replay import Replay
 from referee.reports import load
 
-# The review page and the animation draw every ply (about 5 ms a ply for the page, 0.1 s for a
-# GIF frame), so a record of thousands of plies, real or hostile, is refused rather than left
-# to run for minutes (SPEC §9: bounded work).
+# The review page draws every ply (about 5 ms a ply), so a record of thousands of plies, real
+# or hostile, is refused rather than left to run for minutes (SPEC §9: bounded work). The
+# animation bounds its own frames instead (render/animation.py), so every record has its GIF.
 MAX_REVIEW_PLIES = 1_000
 
 
@@ -55,13 +57,21 @@ def review_page(play: Replay, opening: int | None = None, palette: str | None = 
 
 
 def animation(play: Replay, last: int | None = None, palette: str | None = None) -> bytes:
-    """The animated GIF (SPEC §7): one frame per ply, from ply 0 (the start) to `last`
-    (default: the last ply), that one held longer."""
-    from referee.render.animation import gif  # Pillow: only the animation loads it
+    """The animated GIF (SPEC §7, §14): from ply 0 (the start) to `last` (default: the last
+    ply), that one held longer; passes merged into the frame before them, and a game too long
+    to draw every ply shown at plies evenly spaced (render/animation.py: `frame_plan`)."""
+    from referee.render.animation import frame_plan, gif  # Pillow: only the animation loads it
 
     last = play.plies if last is None else last
-    _bounded(play, last, "an animation")
-    return gif([png_diagram(play, ply, palette) for ply in range(last + 1)])
+    still = [False] + [str(play.last_move(ply)) == "pass" for ply in range(1, last + 1)]
+    plan = frame_plan(still, _pixels(svg_diagram(play, last, palette)))
+    return gif([png_diagram(play, ply, palette) for ply, _ in plan], [ms for _, ms in plan])
+
+
+def _pixels(svg: str) -> int:
+    """The pixels of an SVG diagram at its stated size (render/page.py's `canvas`)."""
+    match = re.search(r'<svg\b[^>]*?\bwidth="([\d.]+)"[^>]*?\bheight="([\d.]+)"', svg)
+    return math.ceil(float(match[1])) * math.ceil(float(match[2])) if match else 0
 
 
 # What `show` draws in each of the formats it writes (formats.py: "show").

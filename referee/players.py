@@ -14,6 +14,8 @@ import re
 import unicodedata
 from typing import Mapping, NamedTuple
 
+from referee.errors import CONTROL
+
 _WITH_ADDRESS = re.compile(r"(?P<name>.*?)\s*<\s*(?P<address>[^<>\s]+@[^<>\s]+?)\s*>\s*")
 _BARE_ADDRESS = re.compile(r"[^<>\s@]+@[^<>\s@]+")
 
@@ -35,6 +37,27 @@ def identity(spelling: str) -> Identity | None:
         return Identity("mail:" + text.lower(), text.lower(), text)
     name = " ".join(text.split())
     return Identity("name:" + name.casefold(), None, name) if name else None
+
+
+# What `name_problem` calls a character a name may not hold, where Unicode gives it no name.
+_LINE_BREAKS = "\n\r\x0b\x0c\x1c\x1d\x1e\x85\u2028\u2029"
+
+
+def name_problem(name: str) -> str | None:
+    """Why `name` may not be a player's name, in words ("it has a line break in it"); None
+    when it may. SPEC §9: a name never carries control, bidi override or zero-width characters
+    into a terminal, a diagram or a mail header, so `new` takes none of them: the rule `mail`
+    holds a header to, said when the name is given rather than games later."""
+    for char in name:
+        if ord(char) not in CONTROL:
+            continue
+        if char in _LINE_BREAKS:
+            return "it has a line break in it"
+        if char == "\t":
+            return "it has a tab in it"
+        spelled = unicodedata.name(char, "")
+        return f"it holds {spelled + ' ' if spelled else 'a control character '}(U+{ord(char):04X})"
+    return None
 
 
 MAX_NAME = 40  # a name longer than this is cut where it stands in a sentence

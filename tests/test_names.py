@@ -60,9 +60,9 @@ def test_a_rule_naming_a_seat_is_printed_with_the_name_and_kept_by_number_in_jso
     )
     result = cli("validate", "g.toml")
     assert result.exit_code == 1
-    assert "ply 1 (pass): Ann can place, so it may not pass (R-G3)" in result.stdout
+    assert "ply 1 (pass): Ann can place and so may not pass (R-G3)" in result.stdout
     report = json.loads(cli("validate", "--json", "g.toml").stdout)[0]
-    assert report["error"]["message"] == "seat 1 can place, so it may not pass (R-G3)"
+    assert report["error"]["message"] == "seat 1 can place and so may not pass (R-G3)"
 
 
 def test_the_games_status_lines_name_the_players(cli):

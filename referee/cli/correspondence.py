@@ -110,10 +110,20 @@ def key_new_command(
     output: str = typer.Option(..., "-o", "--output", metavar="KEYFILE", help="Where to keep the private key (keep it to yourself)."),
     force: bool = typer.Option(False, "--force", help="Replace KEYFILE if it exists."),
 ) -> None:
-    """Make an Ed25519 key pair: the private key into KEYFILE, the public key printed for [players].
+    """Make an Ed25519 key pair: the private key into KEYFILE, the public key printed for
+    `referee new … --key SEAT=PUBLIC_KEY`.
 
     Example: referee key new -o ~/.ann.key
     """
+    import shlex
+
     public = new_key(output, force)
     typer.echo(public)
-    typer.echo(f'Put it in the record\'s [players]: 1 = {{ name = "…", key = "{public}" }}', err=True)
+    # The advice on stderr, so that `$(referee key new …)` is the key alone. A key is sealed
+    # into a record when the game is made (digest 0, SPEC §9): one written into a record later
+    # breaks its seal, so the only way to give it is `new --key`.
+    typer.echo(f"Whoever makes the game gives this key to your seat:\n"
+               f"  referee new GAME -o FILE --player \"SEAT=YOUR NAME\" --key SEAT={public}\n"
+               f"Then sign each of your moves: referee move FILE MOVE --sign {shlex.quote(output)}\n"
+               "A key is sealed into the record when the game is made; one added to a record "
+               "later breaks its seal.", err=True)

@@ -226,6 +226,11 @@ def show_command(
     """Draw the board after a ply, as text, SVG or PNG; or the whole game as a review page
     (HTML: step through it with Home, End and the arrow keys) or an animated GIF.
 
+    The GIF shows a frame a ply for a second, the last for five; a pass changes nothing, so it
+    only holds the frame before it longer. A game too long to draw every ply within seconds
+    (a few dozen frames of a large board, at most 150) becomes a time-lapse: plies evenly
+    spaced from the start to the last, each frame's heading saying its ply.
+
     Example: referee show game.toml --ply 12 -o ply12.svg; referee show game.toml -o game.html
     """
     from referee import pictures  # drawing: see the top

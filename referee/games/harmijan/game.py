@@ -7,7 +7,7 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, Mapping
 
-from referee.errors import IllegalMoveError
+from referee.errors import IllegalMoveError, NotationError
 from referee.games.base import Game, Move, Option, Outcome, Pass, count
 from referee.games.harmijan import playout as fast
 from referee.games.harmijan.creatures import EMPTY
@@ -23,6 +23,9 @@ if TYPE_CHECKING:
 
 LETTER = {BLACK: "b", WHITE: "w"}
 GLYPH = {BLACK: "X", WHITE: "O"}
+# What plies 1 and 2 can only be (R-HJ1), said to a move that is anything else.
+SET_UP = "the game starts with seat 1's setup: 'setup b <cell> <cell> w <cell> <cell>' (R-HJ1)"
+CHOOSE = "seat 2 now chooses a colour: 'black' or 'white' (R-HJ1)"
 
 
 class Harmijan(Game):
@@ -46,7 +49,18 @@ class Harmijan(Game):
     # -- 3. moves -----------------------------------------------------------------------------
 
     def parse(self, state: HarmijanState, text: str) -> Move:
-        return parse_move(state.grid, text)
+        """The move `text` writes. Words that are no move at all are answered by what this
+        ply can be: at ply 2 only a colour, so "choose 'black' or 'white'" rather than every
+        form a move can take; at ply 1 only the setup."""
+        try:
+            return parse_move(state.grid, text)
+        except NotationError:
+            phase = state.phase
+            if phase == "choice":
+                raise NotationError(CHOOSE) from None
+            if phase == "setup" and not text.strip().lower().startswith("setup"):
+                raise NotationError(SET_UP) from None
+            raise
 
     # -- 4. play ------------------------------------------------------------------------------
 
@@ -87,16 +101,14 @@ class Harmijan(Game):
             return state.then(state.stones, BLACK, black_seat)
         phase = state.phase
         if phase == "setup":
-            raise IllegalMoveError(
-                "the game starts with seat 1's setup: 'setup b <cell> <cell> w <cell> <cell>' (R-HJ1)"
-            )
+            raise IllegalMoveError(SET_UP)
         if phase == "choice":
-            raise IllegalMoveError("seat 2 now chooses a colour: 'black' or 'white' (R-HJ1)")
+            raise IllegalMoveError(CHOOSE)
         colour = state.turn
         if isinstance(move, Pass):
             if state.can_turn[colour]:
                 raise IllegalMoveError(
-                    f"{COLOUR[colour]} (seat {state.seat_of(colour)}) has a legal turn, so it may "
+                    f"{COLOUR[colour]} (seat {state.seat_of(colour)}) has a legal turn and so may "
                     "not pass (R-HJ5, R-G3)"
                 )
             return state.then(state.stones, 3 - colour)

@@ -82,7 +82,7 @@ class Hermit(Game):
         if isinstance(move, Pass):
             if state.can_place[seat]:
                 raise IllegalMoveError(
-                    f"seat {seat} can place, so it may not pass (R-G3)"
+                    f"seat {seat} can place and so may not pass (R-G3)"
                 )
             return replace(state, turn=3 - seat)
         if not isinstance(move, Drop):
