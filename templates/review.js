@@ -31,14 +31,28 @@
     return match ? Number(match[1]) : null;
   }
 
-  /* Keep the current entry of the move list in view, scrolling the list alone. */
-  function reveal(item) {
-    var top = item.offsetTop, bottom = top + item.offsetHeight;
-    if (top < list.scrollTop) {
-      list.scrollTop = top;
-    } else if (bottom > list.scrollTop + list.clientHeight) {
-      list.scrollTop = bottom - list.clientHeight;
+  /* Keep the current entry of the move list whole in view, scrolling the list alone, and
+     never show half an entry at the top of the list: an entry above the view comes to the
+     top; one below it, to the bottom, under as many whole entries as fit above it. Where the
+     list ends too soon for that, room is added under its last entry. `again`: the page's
+     layout has changed (loaded, resized), so the entry is placed anew even if it shows. */
+  function reveal(item, again) {
+    var top = item.offsetTop, bottom = top + item.offsetHeight, view = list.clientHeight;
+    if (!again && top >= list.scrollTop && bottom <= list.scrollTop + view) {
+      return;
     }
+    var first = item;
+    if (again || top >= list.scrollTop) {
+      while (first.previousElementSibling && bottom - first.previousElementSibling.offsetTop <= view) {
+        first = first.previousElementSibling;
+      }
+    }
+    list.style.paddingBottom = "";
+    var room = list.scrollHeight - view;
+    if (first.offsetTop > room) {
+      list.style.paddingBottom = (first.offsetTop - room) + "px";
+    }
+    list.scrollTop = first.offsetTop;
   }
 
   function show(ply, address) {
@@ -98,6 +112,15 @@
     if (ply !== null) {
       show(ply, true);
     }
+  });
+
+  /* The list's entries take their final heights once the page has loaded (its fonts), and
+     change with the window's size. */
+  window.addEventListener("load", function () {
+    reveal(items[current], true);
+  });
+  window.addEventListener("resize", function () {
+    reveal(items[current], true);
   });
 
   var asked = plyInAddress();

@@ -133,6 +133,10 @@ def _area_title(picture: CrabPicture, area: AreaView) -> str:
 # -- SVG -------------------------------------------------------------------------------------
 
 U = 36.0  # pixels per play-area cell
+# The review page's Coast: the shore and slots 1–5, then slots 6–10 and the place past them.
+# Half as wide as a row of twelve, it is no wider than a play area of about ten columns, so a
+# phone's screen shows the picture at about its own size, every word at 11 px or more.
+BARE_COAST_ROW = 6
 HAND_U = 30.0  # pixels per cell of a card in hand
 
 
@@ -189,33 +193,49 @@ def _area_shapes(shapes: Shapes, area: AreaView, left: float, top: float,
     return width, height
 
 
-def _coast_shapes(shapes: Shapes, picture: CrabPicture, left: float, top: float) -> None:
-    """The Coast: the shore (slot 0), slots 1–10, Hermie as a crab, the Wave as a blue band."""
+COAST_ROW = SLOT_H + 54  # from one row of the Coast to the next: Hermie above, numbers below
+BEACH_SYMBOL = SLOT_W / 2.5  # a beach pattern's symbols, three to a Coast card
+
+
+def _coast_card_rows(per_row: int) -> int:
+    """How many rows of cards the Coast takes, `per_row` places to a row (the shore, slots 1–10 and the
+    place off the Coast where the Wave goes when it has passed)."""
+    return -(-(COAST + 2) // per_row)
+
+
+def _coast_shapes(shapes: Shapes, picture: CrabPicture, left: float, top: float,
+                  per_row: int = COAST + 2) -> None:
+    """The Coast: the shore (slot 0), slots 1–10, Hermie as a crab, the Wave as a blue band;
+    `per_row` places to a row (the review page's picture takes two rows, so that it is half as
+    wide and a phone shows it large enough to read)."""
     def slot_x(slot: int) -> float:
-        return left + slot * (SLOT_W + 6)
+        return left + (slot % per_row) * (SLOT_W + 6)
+
+    def slot_top(slot: int) -> float:
+        return top + (slot // per_row) * COAST_ROW
 
     shapes.cells.append(Rect(_r(slot_x(0)), _r(top), SLOT_W, SLOT_H, "shore", "the shore"))
     shapes.texts.append(Text(_r(slot_x(0) + SLOT_W / 2), _r(top + SLOT_H + 12), "coord", "shore"))
     for slot in picture.coast:
-        x = slot_x(slot.slot)
+        x, y = slot_x(slot.slot), slot_top(slot.slot)
         css = "coast" if slot.card is not None else "coast drawn"
         title = f"slot {slot.slot}: card {slot.card}" if slot.card is not None else f"slot {slot.slot}: drawn"
-        shapes.cells.append(Rect(_r(x), _r(top), SLOT_W, SLOT_H, css, title))
-        shapes.texts.append(Text(_r(x + SLOT_W / 2), _r(top + SLOT_H + 12), "coord", str(slot.slot)))
+        shapes.cells.append(Rect(_r(x), _r(y), SLOT_W, SLOT_H, css, title))
+        shapes.texts.append(Text(_r(x + SLOT_W / 2), _r(y + SLOT_H + 12), "coord", str(slot.slot)))
         if slot.card is not None:
-            shapes.texts.append(Text(_r(x + SLOT_W / 2), _r(top + 12), "cardid", f"#{slot.card}"))
+            shapes.texts.append(Text(_r(x + SLOT_W / 2), _r(y + 12), "cardid", f"#{slot.card}"))
         for i, symbol in enumerate(slot.beach or ()):
-            _symbol(shapes, symbol, x + SLOT_W * (i + 0.5) / 3, top + 30, SLOT_W / 3, False)
+            _symbol(shapes, symbol, x + SLOT_W * (i + 0.5) / 3, y + 30, BEACH_SYMBOL, False)
         if slot.target:
-            shapes.outlines.append(Rect(_r(x - 2), _r(top - 2), SLOT_W + 4, SLOT_H + 4, "target"))
+            shapes.outlines.append(Rect(_r(x - 2), _r(y - 2), SLOT_W + 4, SLOT_H + 4, "target"))
         if slot.wave:
-            _wave(shapes, x, top)
+            _wave(shapes, x, y)
         if slot.hermie:
-            _hermie(shapes, x + SLOT_W / 2, top - 14)  # above his card, clear of the Wave
+            _hermie(shapes, x + SLOT_W / 2, y - 14)  # above his card, clear of the Wave
     if picture.hermie_ashore:
-        _hermie(shapes, slot_x(0) + SLOT_W / 2, top + SLOT_H / 2)
+        _hermie(shapes, slot_x(0) + SLOT_W / 2, slot_top(0) + SLOT_H / 2)
     if picture.wave_gone:
-        _wave(shapes, slot_x(COAST + 1), top)
+        _wave(shapes, slot_x(COAST + 1), slot_top(COAST + 1))
 
 
 def _hand_shapes(shapes: Shapes, area: AreaView, left: float, top: float) -> float:
@@ -321,9 +341,10 @@ def svg(picture: CrabPicture, head: Header, palette: str | None = None, bare: bo
     y = page.MARGIN + (len(above) + 0.8) * page.LINE
     texts.append(Text(page.MARGIN, _r(y), "subhead", "Coast"))
     coast_top = y + 34  # room for Hermie above his card
-    _coast_shapes(shapes, picture, page.MARGIN + 10, coast_top)
-    coast_width = (COAST + 2) * (SLOT_W + 6) + 10
-    y = coast_top + SLOT_H + 30
+    per_row = BARE_COAST_ROW if bare else COAST + 2
+    _coast_shapes(shapes, picture, page.MARGIN + 10, coast_top, per_row)
+    coast_width = per_row * (SLOT_W + 6) + 10
+    y = coast_top + (_coast_card_rows(per_row) - 1) * COAST_ROW + SLOT_H + 36
     widest = coast_width
     for number, area in enumerate(picture.areas):
         title = "Play area" if len(picture.areas) == 1 else f"Seat {area.seat}, play area"
@@ -348,8 +369,10 @@ def svg(picture: CrabPicture, head: Header, palette: str | None = None, bare: bo
         texts.append(Text(page.MARGIN, page.line_y(y, i, 0), "text", line))
     for i, line in enumerate(result):
         texts.append(Text(page.MARGIN, page.line_y(y, len(below) + i, 0), "result", line))
-    # Wide enough for the drawing and for the longest line of words.
-    width = page.page_width(widest, ((t.css, t.text) for t in texts))
+    # Wide enough for the drawing and for the longest line of words; the board alone needs no
+    # room for the status lines (page.MIN_WIDTH), which the review page writes as text.
+    width = (max([widest, *(page.text_width(t.text, t.css) for t in texts)]) + 2 * page.MARGIN if bare
+             else page.page_width(widest, ((t.css, t.text) for t in texts)))
     height = y + (len(below) + len(result)) * page.LINE + page.MARGIN - (24 if bare else 0)
     return _render(colours, title=descriptions.title(head), desc=words(picture),
                    **page.canvas(width, height), shapes=shapes, texts=texts + shapes.texts)

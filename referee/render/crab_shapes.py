@@ -97,7 +97,7 @@ def _symbol(shapes: Shapes, symbol: str, cx: float, cy: float, size: float, lett
         lettered = letters or bool(shapes.drawn.get("letters"))
         # A palette that letters every shell draws the small ones of the beach patterns large
         # enough to hold their letter.
-        radius = size * 0.32 if letters or not lettered else max(size * 0.32, 8.0)
+        radius = size * 0.32 if letters or not lettered else max(size * 0.32, 9.0)
         shapes.circles.append(Circle(_r(cx), _r(cy), _r(radius), f"shell {SHELL_CLASS[symbol]}"))
         if lettered:
             light = symbol in shapes.drawn.get("light_letters", ())  # type: ignore[operator]

@@ -158,18 +158,38 @@ def text(picture: HermeticaPicture, head: Header) -> str:
 # -- SVG -------------------------------------------------------------------------------------
 
 UNIT = 58.0  # pixels between neighbouring cell centres
+# A unit's circle (a Moon diamond reaches 1.1 times as far): small enough that, with its
+# outline, it stays below the hex's name in the top band and above PRIME or "new" in the
+# bottom band, so that neither word is hidden under a unit.
+UNIT_RADIUS = UNIT * 0.26
+# A Shield's letter stands on the left corner of its ring, a little below the middle: clear
+# of the unit inside, and of the words of the neighbouring hexes (the upper left one's PRIME or
+# "new" in its bottom band, the lower left one's name in its top band).
+SHIELD_LETTER = (-UNIT * 0.44, UNIT * 0.06)
 
 
 def _cell_names(picture: HermeticaPicture, place, aside: frozenset[int] = frozenset()) -> list[Words]:
-    """Every hex's name in its top band, clear of the unit in its middle; light on a Wall.
+    """Every hex's name in its top band, above the unit in its middle (UNIT_RADIUS leaves the
+    band clear); light on a Wall. Each is drawn over the lines and rings of the hex with a halo
+    of the hex's own colour (hermetica.svg.j2 draws the names after the units and the last
+    ply's lines), so a line or a Shield's ring passes under the name, never across it.
     The names of the hexes `aside` stand to the left, leaving room for the word "new"."""
     board, names = picture.board, []
     for cell in board.grid:
         x, y = place(*board.grid.centre(cell))
-        css = "cellname onwall" if cell in picture.walls else "cellname"
+        css = "cellname onwall" if cell in picture.walls else f"cellname {_ground(board, cell)}"
         x = round(x - UNIT * 0.2, 2) if cell in aside else x
         names.append(Words(x, round(y - UNIT * 0.35, 2), css, board.name(cell)))
     return names
+
+
+def _ground(board: Board, cell: int) -> str:
+    """The class that gives a name's halo the colour of its hex: a Horizon's tint or the mat."""
+    if cell in board.horizons[SUN]:
+        return "on-sun"
+    if cell in board.horizons[MOON]:
+        return "on-moon"
+    return "on-ground"
 
 
 def lines(picture: HermeticaPicture, head: Header) -> list[str]:
@@ -260,7 +280,7 @@ def svg(picture: HermeticaPicture, head: Header, palette: str | None = None, bar
         sides, legend, height = [], [], board_top + board_h + page.BARE_MARGIN
 
     tokens = []
-    r = UNIT * 0.27
+    r = UNIT_RADIUS
     for cell, unit in sorted(picture.units.items()):
         x, y = place(*grid.centre(cell))
         d = r * 1.1
@@ -276,7 +296,8 @@ def svg(picture: HermeticaPicture, head: Header, palette: str | None = None, bar
             points = " ".join("%s,%s" % place(*shrink(grid, cell, p, 0.8)) for p in grid.corners(cell))
             x, y = place(*grid.centre(cell))
             shields.append((points, f"shield-{SIDE[seat].lower()}",
-                            Mark(round(x - UNIT * 0.45, 2), y, "S" if seat == SUN else "M", "shieldlabel")))
+                            Mark(round(x + SHIELD_LETTER[0], 2), round(y + SHIELD_LETTER[1], 2),
+                                 "S" if seat == SUN else "M", "shieldlabel")))
     paths, ends, arrows, crosses, news = [], [], [], [], []
     for report in picture.last:
         steps = [seg for seg in report.segments if seg.kind == "step"]

@@ -110,7 +110,8 @@ HERMETICA_RULES = (
     (".wall", "fill: {wall}; stroke: {wall_edge}; stroke-width: 1;"),
     (".shield-sun", "fill: none; stroke: {sun_mark}; stroke-width: 5;"),
     (".shield-moon", "fill: none; stroke: {moon_mark}; stroke-width: 5; stroke-dasharray: 8 3;"),
-    (".shieldlabel", "font-size: 14px; font-weight: bold; fill: {ink}; text-anchor: middle; dominant-baseline: central;"),
+    (".shieldlabel", "font-size: 14px; font-weight: bold; fill: {ink}; text-anchor: middle; dominant-baseline: central;"
+     " paint-order: stroke; stroke: #ffffff; stroke-width: 3px; stroke-linejoin: round;"),
     (".unit-1", "fill: {sun}; stroke: {sun_edge}; stroke-width: 2.5;"),
     (".unit-2", "fill: {moon}; stroke: {moon_edge}; stroke-width: 2;"),
     (".letter-1", "font-size: {font}px; font-weight: bold; fill: {sun_letter}; text-anchor: middle; dominant-baseline: central;"),
@@ -129,8 +130,12 @@ HERMETICA_RULES = (
     # under its word, never across it.
     (".primelabel", "font-size: 11px; font-weight: bold; fill: {prime}; text-anchor: middle; dominant-baseline: central; letter-spacing: 0.5px;"
      " paint-order: stroke; stroke: #ffffff; stroke-width: 3px;"),
-    (".cellname", "font-size: 10px; fill: {name}; text-anchor: middle; dominant-baseline: central;"),
-    (".cellname.onwall", "fill: {on_wall};"),
+    # A hex's name over the lines and rings in its hex, with a halo of the hex's own colour.
+    (".cellname", "font-size: 10px; fill: {name}; text-anchor: middle; dominant-baseline: central;"
+     " paint-order: stroke; stroke: {ground}; stroke-width: 3px; stroke-linejoin: round;"),
+    (".cellname.on-sun", "stroke: {sun_tint};"),
+    (".cellname.on-moon", "stroke: {moon_tint};"),
+    (".cellname.onwall", "fill: {on_wall}; stroke: {wall};"),
     (".side", "font-size: 13px; font-weight: bold;"),
     (".moonside", "fill: {moon_mark};"),
     (".sunside", "fill: {sun_edge};"),
@@ -200,6 +205,9 @@ HERMETICA = {
 
 # -- crab (render/crab.py, templates/crab.svg.j2) -------------------------------------------------
 
+# Every word of a crab picture is 13 px or more: a phone's screen shows the review page's
+# picture (render/crab.py, BARE_COAST_ROW) at about 11/13 of its size or more, and the page
+# never below that (render/review.py), so that no word is read below 11 px.
 CRAB_RULES = (
     (".card", "fill: {card}; stroke: {edge}; stroke-width: 1;"),
     (".card.new", "fill: {card_new};"),
@@ -223,12 +231,12 @@ CRAB_RULES = (
     (".target", "fill: none; stroke: {target}; stroke-width: 3; stroke-dasharray: {target_dash};"),
     (".wave", "fill: {wave}; fill-opacity: {wave_opacity}; stroke: {wave_edge}; stroke-width: 1.5;"),
     (".hermie", "fill: {hermie}; stroke: {hermie_edge}; stroke-width: 1.2;"),
-    (".hermietext", "font-size: 11px; font-weight: bold; fill: {on_hermie}; text-anchor: middle; dominant-baseline: central;"),
-    (".wavetext", "font-size: 10px; fill: {on_wave}; text-anchor: middle; dominant-baseline: central;"),
-    (".letter", "font-size: 10px; font-weight: bold; fill: {letter}; text-anchor: middle; dominant-baseline: central;"),
-    (".cardid", "font-size: 11px; fill: {small}; text-anchor: middle; dominant-baseline: central;"),
+    (".hermietext", "font-size: 13px; font-weight: bold; fill: {on_hermie}; text-anchor: middle; dominant-baseline: central;"),
+    (".wavetext", "font-size: 13px; fill: {on_wave}; text-anchor: middle; dominant-baseline: central;"),
+    (".letter", "font-size: 13px; font-weight: bold; fill: {letter}; text-anchor: middle; dominant-baseline: central;"),
+    (".cardid", "font-size: 13px; fill: {small}; text-anchor: middle; dominant-baseline: central;"),
     (".legend", "font-size: 12px; fill: {ink};"),
-    (".coord", "font-size: 10px; fill: {coord}; text-anchor: middle; dominant-baseline: central;"),
+    (".coord", "font-size: 13px; fill: {coord}; text-anchor: middle; dominant-baseline: central;"),
     (".head", "font-size: 15px; font-weight: bold; fill: {ink};"),
     (".subhead", "font-size: 14px; font-weight: bold; fill: {ink};"),
     (".text", "font-size: 13px; fill: {ink};"),

@@ -8,6 +8,14 @@ The board is drawn alone (the drawers' `bare` SVG), as wide as its column: the t
 players, the legend, what each ply did and the status are the page's own text, and so is the
 position in words (the SVG's <desc>) in each ply's panel, for a screen reader.
 
+Room for the board: in a wide window the page is the window's height, the board on the left as
+large as that height lets the tallest ply's picture be, the controls, the legend, the ply's
+panel and the move list on the right; so the board with the last move, the legend and the
+move's entry in the list are all in view as the page opens (a finished Hermetica game in a
+1200 × 900 window). The page measures its pictures for its style sheet (board_room): their
+narrowest shape, and the narrowest the board may be shown with its words still legible, on a
+phone as in a wide window (a crab game's picture no longer shrinks its words to 5 px).
+
 Safety comes in three layers, so that no single mistake lets a record run a script:
 - every name, comment, option and line of words from a record goes through Jinja's
   autoescaping (the html environment of render/templates.py), control characters taken out;
@@ -32,11 +40,14 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import math
+import re
 from dataclasses import dataclass
 from urllib.parse import quote
 
 from markupsafe import Markup
 
+from referee.players import short_name
 from referee.record import toml_datetime
 from referee.render.diagram import Drawn, drawn
 from referee.render.header import cut
@@ -57,6 +68,7 @@ class PlyView:
     move: str | None  # canonical; None for ply 0, the start
     seat: int | None
     player: str | None
+    name: str | None  # who made it, as the move list says it: "Bo Sample", else "seat 2"
     at: str | None  # the time stamp as the record writes it (RFC 3339), for <time datetime>
     when: str | None  # the same, for a reader: "2026-11-22 14:01 UTC"
     comment: list[str]  # the comment, line by line
@@ -88,6 +100,8 @@ class Page:
     opening: int
     last: int
     image: str  # the opening ply's diagram as a data: URL
+    width: float  # its size as drawn, so that the page keeps its room before it is shown
+    height: float
     legend: list[KeyView]  # every entry any ply's picture needs, once
     style: Markup
     script: Markup
@@ -102,7 +116,9 @@ def page(play: Replay, opening: int | None = None, palette: str | None = None) -
     its address names no `#ply=N`."""
     opening = play.plies if opening is None else opening
     drawings = [drawn(play, ply, palette) for ply in range(play.plies + 1)]
-    style, script = asset("review.css"), asset("review.js")
+    svgs = [d.svg for d in drawings]
+    style, script = board_room(svgs) + asset("review.css"), asset("review.js")
+    width, height = stated_size(svgs[opening])
     final = drawings[-1].head
     view = Page(
         title=final.title,
@@ -114,16 +130,72 @@ def page(play: Replay, opening: int | None = None, palette: str | None = None) -
         plies=[_ply_view(play, ply, drawing, ply == opening) for ply, drawing in enumerate(drawings)],
         opening=opening,
         last=play.plies,
-        image=data_url(drawings[opening].svg),
+        image=data_url(svgs[opening]),
+        width=width,
+        height=height,
         legend=legend(drawings),
         style=Markup(style),
         script=Markup(script),
         style_hash=csp_hash(style),
         script_hash=csp_hash(script),
-        frames=Markup(frames([d.svg for d in drawings])),
+        frames=Markup(frames(svgs)),
         palette=palette or "default",
     )
     return render("review.html.j2", page=view)
+
+
+# -- the board's room ----------------------------------------------------------------------------
+
+LEGIBLE = 11.0  # px: the board is not shown so small that its words fall below this…
+SHRINK = 0.85  # …nor, where its words are drawn smaller than that, below this part of its size
+
+_SIZE = re.compile(r'<svg [^>]*?width="([\d.]+)" height="([\d.]+)"')
+_RULE = re.compile(r"^\s*((?:\.[\w-]+)+) \{([^}]*)\}", re.M)
+_FONT = re.compile(r"font-size:\s*([\d.]+)px")
+_TEXT = re.compile(r'<text class="([^"]*)"')
+
+
+def stated_size(svg: str) -> tuple[float, float]:
+    """The width and height a diagram states: the size a browser draws it at, as an image."""
+    match = _SIZE.search(svg)
+    return (float(match[1]), float(match[2])) if match else (1.0, 1.0)
+
+
+def smallest_words(svg: str) -> float | None:
+    """The font size of the smallest words a diagram writes (its style sheet's rules are one or
+    more classes each, as render/palette.py writes them; a word takes the size of the most
+    specific rule that sets one, the later of two alike)."""
+    rules = [(frozenset(selector.split(".")[1:]), float(size[1]))
+             for selector, body in _RULE.findall(svg) if (size := _FONT.search(body))]
+    sizes = []
+    for classes in set(_TEXT.findall(svg)):
+        have = set(classes.split())
+        fitting = [(len(selector), order, size) for order, (selector, size) in enumerate(rules) if selector <= have]
+        if fitting:
+            sizes.append(max(fitting)[2])
+    return min(sizes, default=None)
+
+
+def least_width(svgs: list[str]) -> float:
+    """The narrowest the board may be shown, in CSS px: as narrow as keeps every word of every
+    ply's picture at LEGIBLE px or more (the image is one width for every ply, each picture
+    scaled into it), or at SHRINK of the picture's own width where that is narrower (the hex
+    names of Hermetica, drawn at 10 px: the board still fits a 1200 × 900 window whole)."""
+    least = 0.0
+    for svg in svgs:
+        width, size = stated_size(svg)[0], smallest_words(svg)
+        if size is not None:
+            least = max(least, min(width * LEGIBLE / size, width * SHRINK))
+    return math.ceil(least)
+
+
+def board_room(svgs: list[str]) -> str:
+    """The page's own measures of its board, as CSS custom properties for review.css: the
+    narrowest shape of any ply's picture (width / height), so that the board, as wide as that
+    shape allows, fits the window's height whatever the ply; and the narrowest the board may be
+    shown (least_width), on a phone as in a wide window."""
+    ratio = min(w / h for w, h in map(stated_size, svgs))
+    return f":root {{ --board-ratio: {ratio:.4f}; --board-least: {least_width(svgs)}px; }}\n"
 
 
 def legend(drawings: list[Drawn]) -> list[KeyView]:
@@ -138,7 +210,7 @@ def legend(drawings: list[Drawn]) -> list[KeyView]:
 
 def _ply_view(play: Replay, ply: int, drawing: Drawn, current: bool) -> PlyView:
     if ply == 0:
-        return PlyView(0, None, None, None, None, None, [], None, _unwrapped(drawing.lines),
+        return PlyView(0, None, None, None, None, None, None, [], None, _unwrapped(drawing.lines),
                        drawing.head.result, current, drawing.words)
     entry, step = play.record.moves[ply - 1], play.line[ply]
     seat = step.mover
@@ -148,6 +220,7 @@ def _ply_view(play: Replay, ply: int, drawing: Drawn, current: bool) -> PlyView:
         move=str(step.move),
         seat=seat,
         player=_in_line(play.record.player_name(seat)),
+        name=short_name(play.record.player_name(seat)) or f"seat {seat}",
         at=at,
         when=_readable_time(at),
         comment=entry.comment.splitlines() if entry.comment else [],

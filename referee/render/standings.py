@@ -38,15 +38,24 @@ CROSSTABLE_PLAYERS = 100
 CELL_RESULTS = 6  # results written one by one in a text cell; more are summed up as "7½/12"
 
 
+QUARTERS = {0: "", 1: "¼", 2: "½", 3: "¾"}
+
+
 def points(value: float) -> str:
-    """3.5 as crosstables write it: 3½ (½ alone for a half)."""
-    whole, half = int(value), value % 1 >= 0.5
-    return ("" if half and whole == 0 else str(whole)) + ("½" if half else "")
+    """A score as crosstables write it, points and Sonneborn-Berger alike (one notation in
+    the text and on the page): 3.5 as 3½, 2.75 as 2¾, a fraction alone without its 0 (½, ¼).
+    Scores are whole, half or quarter points (a game scores 1, ½ or 0, and Sonneborn-Berger
+    multiplies such scores by points); anything else, which no game scores, keeps its decimals."""
+    quarters = value * 4
+    if quarters != round(quarters) or value < 0:
+        return f"{value:.2f}".rstrip("0").rstrip(".")
+    whole, part = divmod(int(round(quarters)), 4)
+    return ("" if part and whole == 0 else str(whole)) + QUARTERS[part]
 
 
-def decimal(value: float) -> str:
-    """A Sonneborn-Berger score (a multiple of a quarter) without trailing zeros."""
-    return f"{value:.2f}".rstrip("0").rstrip(".")
+def rating(value: float) -> str:
+    """An Elo rating as the text and the page show it: whole points (--json keeps a decimal)."""
+    return f"{value:.0f}"
 
 
 def labels(table: Table | CoopTable) -> dict[str, str]:
@@ -107,7 +116,7 @@ def crosstable_lines(table: Table) -> list[str]:
         )
         lines.append(
             f"{row.number:>{number}}  {cut(plain(names[row.key]), name_width):<{name_width}}{cells}"
-            f"  {points(row.points):>5} {decimal(row.sonneborn_berger):>6} {row.rating:>5.0f}"
+            f"  {points(row.points):>5} {points(row.sonneborn_berger):>6} {rating(row.rating):>5}"
         )
     return [line.rstrip() for line in lines]
 
@@ -232,5 +241,5 @@ def _html_table(table: Table, links: dict[str, str]) -> HtmlTable:
             ])
         rows.append(HtmlRow(row.number, row.player, names[row.key], cells, row.played, row.wins,
                             row.draws, row.losses, row.unfinished, points(row.points),
-                            decimal(row.sonneborn_berger), f"{row.rating:.1f}"))
+                            points(row.sonneborn_berger), rating(row.rating)))
     return HtmlTable(table.name, _summary(table), rows, None if columns else left_out(table))
