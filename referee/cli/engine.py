@@ -67,11 +67,15 @@ def engine_command() -> None:
     `setoption name game value odd`, `position startpos moves b_e5 …`, `go movetime 1000`,
     `query gameover`, `quit`. Moves on the wire are canonical notation with `_` for spaces.
 
-    Example: printf 'ugi\nposition startpos moves b_e5\ngo nodes 200\nquit\n' | referee engine
+    \b
+    Example:
+      printf 'ugi\\nposition startpos moves b_e5\\ngo nodes 200\\nquit\\n' | referee engine
     """
+    import os
+
     from referee import ugi  # the engine: only the commands that search load it
 
-    ugi.serve()
+    ugi.serve(end=os._exit)  # `quit`: the process ends, a search's thread with it (SPEC §14)
 
 
 @app.command("match")
