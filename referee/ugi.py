@@ -46,7 +46,8 @@ MAX_MOVETIME = 600_000  # ms, as `hint --seconds` 600
 MAX_CLOCK = 10**9  # ms on a seat's clock (11½ days); a move thinks at most MAX_MOVETIME of it
 LIMITS = {"nodes": MAX_NODES, "movetime": MAX_MOVETIME,
           **{f"p{seat}time": MAX_CLOCK for seat in range(1, 5)},
-          **{f"p{seat}inc": MAX_MOVETIME for seat in range(1, 5)}}
+          **{f"p{seat}inc": MAX_MOVETIME for seat in range(1, 5)},
+          "movestogo": 10**6}  # moves to the next time control, as UCI's GUIs send it
 DIGITS = re.compile(r"[0-9]+")  # ASCII only: str.isdigit() takes '²', which int() refuses
 SHOWN = 60  # characters of a stranger's word repeated in an error
 # `quit` or the end of input, counted from when it is read: a search under way has QUIT_WAIT to
@@ -363,7 +364,7 @@ class Session:
     def _limits(self, rest: list[str]) -> tuple[float | None, int | None]:
         """`go movetime MS | nodes N | infinite | p1time … p2time … [p1inc … p2inc …]`: the
         seconds the answer is asked within and the iterations (both None: until `stop`)."""
-        usage = "go movetime MS | nodes N | infinite | p1time MS p2time MS [p1inc MS p2inc MS]"
+        usage = "go movetime MS | nodes N | infinite | p1time MS p2time MS [p1inc MS p2inc MS …]"
         values: dict[str, int] = {}
         words = iter(rest)
         for word in words:
@@ -386,7 +387,8 @@ class Session:
         if f"p{seat}time" in values:
             left = values[f"p{seat}time"] / 1000
             inc = values.get(f"p{seat}inc", 0) / 1000
-            return min(left / 2, left / 25 + inc * 0.8, MAX_MOVETIME / 1000), None
+            share = max(1, min(values.get("movestogo", 25), 25))  # the moves this time must last
+            return min(left / 2, left / share + inc * 0.8, MAX_MOVETIME / 1000), None
         raise UgiError(usage)
 
     def stop(self) -> None:

@@ -365,3 +365,13 @@ def test_the_helps_example_runs_as_written_through_a_shell():
     said = ran.stdout.splitlines()
     assert ran.returncode == 0 and "ugiok" in said and said[-1].startswith("bestmove ")
     assert not _errors(said)
+
+
+def test_a_clock_with_moves_to_go_is_answered_as_a_gui_sends_it():
+    """UCI-style GUIs send `movestogo` with the clocks: it shares the time, it is no error."""
+    engine = Engine()
+    assert engine.ask("position startpos") == []
+    engine.send("go p1time 2000 p2time 2000 movestogo 4")
+    said = engine.until("bestmove")
+    assert not _errors(said) and said[-1].startswith("bestmove "), said
+    assert engine.quit() < QUIT_BOUND + SLACK
