@@ -316,3 +316,11 @@ def test_force_replaces_an_earlier_match_and_nothing_else(cli, tmp_path):
     assert refused.exit_code == 2
     assert "--force replaces only an earlier match's records, and notes.txt is not one" in refused.output
     assert sorted((p.name, p.read_bytes()) for p in (tmp_path / "m").iterdir()) == before
+
+
+def test_a_game_of_one_ply_is_listed_as_one_ply():
+    from referee.match_report import game_lines
+
+    result = match.GameResult(2, "m/002.toml", (1, 0), (2,), "forfeits", 1)
+    (line,) = game_lines(result, ("random (engine)", "deaf (engine)"), 2)
+    assert line == "002 deaf (engine) – random (engine): 0–1 (1 ply) forfeits"
