@@ -96,26 +96,35 @@ def valid(folder: Path) -> None:
     assert done.returncode == 0, done.stdout + done.stderr
 
 
-def gone(pid: int) -> bool:
-    """Ended and reaped: a zombie still has its pid."""
+def gone(sleeper: tuple[int, str]) -> bool:
+    """Whether the process (pid, start time) has ended and been reaped (a zombie still has its
+    pid); the pid alone may name another process by then (pids wrap round at 32,768 here)."""
+    pid, start = sleeper
     deadline = time.monotonic() + 5
-    while psutil.pid_exists(pid) and time.monotonic() < deadline:
+    while time.monotonic() < deadline:
+        try:
+            stat = Path(f"/proc/{pid}/stat").read_text()
+        except OSError:
+            return True
+        if stat.rsplit(")", 1)[1].split()[19] != start:
+            return True  # the pid is another process's now
         time.sleep(0.05)
-    return not psutil.pid_exists(pid)
+    return False
 
 
 # -- an engine that stops reading its input ---------------------------------------------------
 
 
 def test_an_engine_that_stops_reading_its_input_forfeits_on_time(tmp_path):
+    # 200 ms a move (1.6 s to answer): time enough for the random engine on a loaded machine.
     process = arbiter(tmp_path, engine("random"), engine("deaf"), *SMALL, "--games", "2",
-                      "--movetime", "50", "--out", "m", "--json")
+                      "--movetime", "200", "--out", "m", "--json")
     out, err = finished(process)
     assert process.returncode == 0, err
     report = json.loads(out)
     assert report["engines"][1]["timeouts"] == 2 and report["engines"][0]["wins"] == 2
     for result in report["results"]:
-        assert result["reason"].endswith("forfeits: no bestmove within 1.15 s: it stopped reading its input")
+        assert result["reason"].endswith("forfeits: no bestmove within 1.6 s: it stopped reading its input")
     valid(tmp_path / "m")
 
 
@@ -143,8 +152,9 @@ def test_ctrl_c_or_sigterm_ends_a_match_within_5_s_while_an_engine_does_not_read
 # -- every process an engine started ----------------------------------------------------------
 
 
-def pids(path: Path) -> list[int]:
-    return [int(line) for line in path.read_text().split()]
+def sleepers(path: Path) -> list[tuple[int, str]]:
+    """The escaping engines' sleepers: (pid, start time), as escape_engine.py writes them."""
+    return [(int(pid), start) for pid, start in (line.split() for line in path.read_text().splitlines())]
 
 
 def test_a_process_an_engine_started_in_a_session_of_its_own_ends_with_the_engine(tmp_path):
@@ -152,11 +162,12 @@ def test_a_process_an_engine_started_in_a_session_of_its_own_ends_with_the_engin
     with engine_process.adopting():
         process = EngineProcess(escape, "1")
         process.start("odd", {"size": "3"})
-        (pid,) = pids(tmp_path / "pids")
-        assert psutil.pid_exists(pid) and psutil.Process(pid).name() == "sleep"
+        (sleeper,) = sleepers(tmp_path / "pids")
+        pid = sleeper[0]
+        assert psutil.Process(pid).name() == "sleep" and not gone(sleeper)
         assert os.getsid(pid) not in (os.getsid(0), process._process.pid)  # out of the engine's reach
         process.close(final=True)
-        assert gone(pid)  # ended, and reaped, with its engine: not at the match's end
+        assert gone(sleeper)  # ended, and reaped, with its engine: not at the match's end
 
 
 @pytest.mark.parametrize("bare", [False, True], ids=["its-environment", "an-empty-environment"])
@@ -166,8 +177,8 @@ def test_every_process_the_engines_started_is_ended_with_the_match(cli, tmp_path
     result = cli("match", engine("random"), escape, *SMALL, "--games", "2", "--concurrency", "2",
                  "--movetime", "50", "--out", "m", "--json")
     assert result.exit_code == 0, result.output
-    assert len(pids(tmp_path / "pids")) == 2
-    assert all(gone(pid) for pid in pids(tmp_path / "pids"))
+    assert len(sleepers(tmp_path / "pids")) == 2
+    assert all(gone(sleeper) for sleeper in sleepers(tmp_path / "pids"))
 
 
 def test_sigterm_ends_what_the_engines_started_too(tmp_path):
@@ -180,7 +191,7 @@ def test_sigterm_ends_what_the_engines_started_too(tmp_path):
     process.send_signal(signal.SIGTERM)
     out, err = finished(process, 60)
     assert process.returncode == 143, err
-    assert all(gone(pid) for pid in pids(tmp_path / "pids"))
+    assert all(gone(sleeper) for sleeper in sleepers(tmp_path / "pids"))
     valid(tmp_path / "m")
 
 
@@ -214,7 +225,7 @@ def test_an_engine_that_floods_its_output_does_not_grow_the_arbiter(tmp_path):
 
 def test_a_line_of_6_mb_is_never_held_whole(tmp_path):
     process = arbiter(tmp_path, engine("flood", "--long"), engine("random"), *SMALL,
-                      "--games", "2", "--movetime", "50", "--out", "m", "--json")
+                      "--games", "2", "--movetime", "200", "--out", "m", "--json")
     peak, out, err = peak_memory(process)
     assert process.returncode == 0 and "Traceback" not in err, err
     report = json.loads(out)
@@ -274,7 +285,7 @@ def test_openings_are_read_in_linear_time_spec_14(tmp_path):
 
 def test_an_engine_that_gives_a_person_s_name_is_shown_as_an_engine_spec_14(cli, tmp_path):
     bob = engine("illegal", "--name", "Bob <bob@example.org>")
-    result = cli("match", engine("random"), bob, *SMALL, "--games", "2", "--movetime", "50",
+    result = cli("match", engine("random"), bob, *SMALL, "--games", "2", "--movetime", "200",
                  "--out", "m", "--json")
     assert result.exit_code == 0, result.output
     report = json.loads(result.stdout)
