@@ -31,18 +31,18 @@ from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Callable
 
-from referee.choices import data_files, game_named, game_options
+from referee.choices import game_named, game_options
 from referee.clock import now
 from referee.club import Progress
-from referee.engine_process import EngineFault, EngineProcess, said
+from referee.engine_process import TERM_WAIT, EngineFault, EngineProcess, adopting, said
 from referee.errors import NotationError, RefereeError, UsageError
-from referee.files import check_output, read_input, write_atomic
+from referee.files import check_output, write_atomic
 from referee.games import Game
+from referee.match_files import Opening, default_folder, earlier_match, read_openings, remove
 from referee.pairings import slug
 from referee.play import check_size, new_game
 from referee.players import identity
-from referee.record import Record
-from referee.replay import Replay, start
+from referee.replay import Replay
 from referee.turn import take_turn
 from referee.ugi import wire
 
@@ -51,25 +51,46 @@ PLY_CAP = 1000  # plies after which a game is adjudicated a draw; no game has co
 MOST_GAMES = 100_000
 MOST_AT_ONCE = 64
 MOST_MOVETIME = 3_600_000  # ms: an hour a move
+ENGINE = " (engine)"  # after an engine's name in the records (SPEC §14)
 
 
 class Interrupted(RefereeError):
-    """Ctrl-C (or SIGTERM) during a match: the engines are ended, the records kept."""
+    """Ctrl-C (SIGINT) or SIGTERM during a match: the engines are ended, the records kept. The
+    exit code is 128 + the signal's number, as a shell reports a command that a signal ended:
+    130 after Ctrl-C, 143 after SIGTERM."""
 
-    exit_code = 130  # as a shell reports a command ended by SIGINT
+    def __init__(self, reason: str, number: int = signal.SIGINT):
+        super().__init__(reason)
+        self.exit_code = 128 + number
+
+
+class _Halt:
+    """The signal handler of a match (SIGINT, SIGTERM): it notes the first signal and nothing
+    more; the main thread, whose every wait is short, sees it and stops the match. Raising
+    from the handler instead could cut short the ending of the engines, wherever it struck."""
+
+    def __init__(self) -> None:
+        self.number: int | None = None
+
+    def __call__(self, number: int, frame: object) -> None:
+        if self.number is None:
+            self.number = number
+
+    def check(self) -> None:
+        if self.number is not None:
+            raise _Stopped(self.number)
+
+
+class _Stopped(Exception):
+    """The match stopped by a signal (`number`)."""
+
+    def __init__(self, number: int):
+        super().__init__(number)
+        self.number = number
 
 
 class _Aborted(Exception):
     """A game left unfinished because the match is being stopped."""
-
-
-@dataclass(frozen=True)
-class Opening:
-    """One line of an openings file: its number, and its moves in the record's notation."""
-
-    line: int
-    moves: tuple[str, ...]
-    source: str  # the file's name, for the record's comment
 
 
 @dataclass(frozen=True)
@@ -86,6 +107,7 @@ class Plan:
     openings: tuple[Opening, ...]
     concurrency: int
     max_plies: int
+    force: bool = False  # replace an earlier match's records in `folder`
 
     @property
     def wait(self) -> float:
@@ -139,8 +161,11 @@ class Played:
 
 def plan(engines: tuple[str, str], game_name: str, given: dict[str, str] | None, games: int = 2,
          movetime: int = 1000, folder: str | None = None, seed: int | None = None,
-         openings: str | None = None, concurrency: int = 1, max_plies: int = PLY_CAP) -> Plan:
-    """Everything checked that can be without an engine; raises UsageError (exit 2)."""
+         openings: str | None = None, concurrency: int = 1, max_plies: int = PLY_CAP,
+         force: bool = False) -> Plan:
+    """Everything checked that can be without an engine; raises UsageError (exit 2). `force`:
+    an earlier match's records in `folder` are replaced (refused for a folder that holds
+    anything else)."""
     game = game_named(game_name)
     options = game_options(game, given)
     if game.cooperative or game.seat_count(options) != 2:
@@ -153,11 +178,13 @@ def plan(engines: tuple[str, str], game_name: str, given: dict[str, str] | None,
         if not least <= value <= most:
             raise UsageError(f"{what} takes {least} to {most:,}, not {value}")
     argv = tuple(engine_argv(text, n) for n, text in enumerate(engines, 1))
+    if force and folder is not None:
+        earlier_match(folder)  # refused now, before any engine starts
     lines = read_openings(openings, game, options) if openings else []
     if seed is not None:
         random.Random(seed).shuffle(lines)  # --seed: the order in which the openings are played
     return Plan(engines, argv, game, dict(given or {}), games, movetime, folder, tuple(lines),
-                min(concurrency, games), max_plies)
+                min(concurrency, games), max_plies, force)
 
 
 def engine_argv(text: str, number: int) -> tuple[str, ...]:
@@ -174,79 +201,62 @@ def engine_argv(text: str, number: int) -> tuple[str, ...]:
     return tuple(words)
 
 
-def read_openings(path: str, game: Game, options: dict) -> list[Opening]:
-    """The openings of FILE: one a line, moves in the wire form separated by spaces, blank
-    lines and `#` comments skipped; each played out on an empty board, so an illegal one is
-    refused (exit 2) naming its line."""
-    try:
-        text = read_input(path, "openings file").decode("utf-8")
-    except UnicodeDecodeError:
-        raise UsageError("not UTF-8 text: not an openings file", file=path) from None
-    except RefereeError as exc:  # too long
-        raise UsageError(exc.reason, file=path) from None
-    empty = start(Record(game.id, options, {}, game.new_setup(options, data_files(game, options), 0)))
-    found = []
-    for number, line in enumerate(text.splitlines(), 1):
-        moves = tuple(word.replace("_", " ") for word in line.split("#", 1)[0].split())
-        if not moves:
-            continue
-        play = empty
-        for index, move in enumerate(moves, 1):
-            try:
-                play = take_turn(play, move).play
-            except RefereeError as exc:
-                raise UsageError(f"opening move {index} ({said(move)}): {exc.reason}",
-                                 file=path, line=number) from None
-        if play.outcome() is not None:
-            raise UsageError("this opening ends the game: nothing is left to play", file=path, line=number)
-        found.append(Opening(number, moves, os.path.basename(path)))
-    if not found:
-        raise UsageError("no opening in it (one a line; blank lines and # comments are skipped)", file=path)
-    return found
-
-
 # -- the match -------------------------------------------------------------------------------
 
 
 def run(plan: Plan, progress: Progress, on_game: Callable[[GameResult, tuple[str, str]], None]) -> Played:
     """Start the engines (a pair for each game played at once), name the records, play every
-    game, and end the engines, whatever happens. Raises UsageError when an engine does not
-    start or answer, or a record cannot be written; Interrupted on Ctrl-C."""
+    game, and end the engines and all they started, whatever happens. Raises UsageError when
+    an engine does not start or answer, or a record cannot be written; Interrupted on Ctrl-C or
+    SIGTERM, within seconds: every record is written whole after each ply, so the records so
+    far are valid (an unfinished game as a game that goes on)."""
     pairs = [tuple(EngineProcess(list(plan.argv[e]), f"{e + 1}") for e in (0, 1))
              for _ in range(plan.concurrency)]
     folder = plan.folder
-    # SIGTERM ends the engines as Ctrl-C does (a signal handler lives in the main thread only).
+    halt = _Halt()
+    # A signal handler lives in the main thread only; elsewhere the caller sees to Ctrl-C.
     in_main = threading.current_thread() is threading.main_thread()
-    before = signal.signal(signal.SIGTERM, _interrupt) if in_main else None
+    before = {number: signal.signal(number, halt) for number in (signal.SIGINT, signal.SIGTERM)} if in_main else {}
     try:
-        _start_all(pairs, plan)
-        names = told_apart(pairs[0], plan)
-        folder = folder or default_folder(plan.game.id)
-        files = {n: os.path.join(folder, file_name(plan, n, names)) for n in range(1, plan.games + 1)}
-        for path in files.values():
-            check_output(path, force=False)
-        try:
-            os.makedirs(folder, exist_ok=True)
-        except OSError as exc:
-            raise UsageError(f"{folder}: cannot make the folder: {exc.strerror}") from None
-        results = _play_all(pairs, plan, names, files, progress, on_game)
-    except KeyboardInterrupt:
+        with adopting():  # the engines' orphans are ours, and ended at the end
+            try:
+                _start_all(pairs, plan, halt)
+                names = told_apart(pairs[0], plan)
+                folder = folder or default_folder(plan.game.id)
+                if plan.force:
+                    remove(earlier_match(folder))
+                files = {n: os.path.join(folder, file_name(plan, n, names)) for n in range(1, plan.games + 1)}
+                for path in files.values():
+                    check_output(path, force=False)
+                try:
+                    os.makedirs(folder, exist_ok=True)
+                except OSError as exc:
+                    raise UsageError(f"{folder}: cannot make the folder: {exc.strerror}") from None
+                results = _play_all(pairs, plan, names, files, progress, on_game, halt)
+            finally:
+                _close_all(pairs)
+    except (_Stopped, KeyboardInterrupt) as exc:
         where = f"; the records so far are in {folder}" if folder and os.path.isdir(folder) else ""
-        raise Interrupted(f"interrupted: the engines are ended{where}") from None
+        number = exc.number if isinstance(exc, _Stopped) else signal.SIGINT
+        raise Interrupted(f"interrupted: the engines are ended{where}", number) from None
     finally:
-        for pair in pairs:
-            for engine in pair:
-                engine.close(final=True)
-        if in_main:
-            signal.signal(signal.SIGTERM, before if before is not None else signal.SIG_DFL)
+        for number, handler in before.items():
+            signal.signal(number, handler if handler is not None else signal.SIG_DFL)
     return Played(plan, names, folder, results)
 
 
-def _interrupt(number: int, frame: object) -> None:
-    raise KeyboardInterrupt
+def _close_all(pairs: list[tuple[EngineProcess, ...]]) -> None:
+    """Every engine ended at once: each may take QUIT_WAIT + TERM_WAIT to end, and a stopped
+    match ends within seconds however many games it plays at once."""
+    closing = [threading.Thread(target=engine.close, kwargs={"final": True}, daemon=True,
+                                name="engine ending") for pair in pairs for engine in pair]
+    for thread in closing:
+        thread.start()
+    for thread in closing:
+        thread.join()
 
 
-def _start_all(pairs: list[tuple[EngineProcess, ...]], plan: Plan) -> None:
+def _start_all(pairs: list[tuple[EngineProcess, ...]], plan: Plan, halt: _Halt) -> None:
     """Every engine started and set up at once (each takes a while to start); the first that
     fails, in the order given, is the error."""
     engines = [engine for pair in pairs for engine in pair]
@@ -254,7 +264,12 @@ def _start_all(pairs: list[tuple[EngineProcess, ...]], plan: Plan) -> None:
     try:
         futures = [pool.submit(engine.start, plan.game.id, plan.given) for engine in engines]
         for index, future in enumerate(futures):
-            exc = future.exception()
+            while True:
+                try:
+                    exc = future.exception(timeout=0.2)  # short: a signal is noticed between waits
+                    break
+                except TimeoutError:
+                    halt.check()
             if exc is None:
                 continue
             number = index % 2 + 1
@@ -272,28 +287,22 @@ def _start_all(pairs: list[tuple[EngineProcess, ...]], plan: Plan) -> None:
 
 
 def told_apart(pair: tuple[EngineProcess, ...], plan: Plan) -> tuple[str, str]:
-    """The players' names: each engine's `id name` (else its program's name), with
-    "(engine 1)" and "(engine 2)" added when the standings would take them for one player."""
+    """The players' names: each engine's `id name` (else its program's name) shown as an
+    engine's, "(engine)" added (SPEC §14): an engine may call itself "Bob <bob@example.org>",
+    but it is no person, and the standings must not count its games as Bob's. "(engine 1)"
+    and "(engine 2)" when the standings would take the two for one player."""
     names = [engine.name or os.path.basename(argv[0]) or "engine" for engine, argv in zip(pair, plan.argv)]
-    first, second = identity(names[0]), identity(names[1])
+    shown = [name if name.endswith(ENGINE) else name + ENGINE for name in names]
+    first, second = identity(shown[0]), identity(shown[1])
     if first is None or second is None or first.key == second.key:
-        names = [f"{name} (engine {n})" for n, name in enumerate(names, 1)]
-    return names[0], names[1]
-
-
-def default_folder(game: str) -> str:
-    """match-<game>-<date>, or with -2, -3, … when a match of that day has the name already."""
-    base = f"match-{game}-{now().date().isoformat()}"
-    folder, n = base, 1
-    while os.path.exists(folder):
-        n += 1
-        folder = f"{base}-{n}"
-    return folder
+        bare = [name.removesuffix(ENGINE) for name in names]
+        return f"{bare[0]} (engine 1)", f"{bare[1]} (engine 2)"
+    return shown[0], shown[1]
 
 
 def file_name(plan: Plan, number: int, names: tuple[str, str]) -> str:
     """`003-referee-0-1-0-vs-random.toml`: the game's number, then seat 1's engine and seat 2's."""
-    first, second = (names[e] for e in seated(number))
+    first, second = (names[e].removesuffix(ENGINE) for e in seated(number))
     width = max(3, len(str(plan.games)))
     return f"{number:0{width}d}-{slug(first)}-vs-{slug(second)}.toml"
 
@@ -304,7 +313,7 @@ def seated(number: int) -> tuple[int, int]:
 
 
 def _play_all(pairs, plan: Plan, names: tuple[str, str], files: dict[int, str], progress: Progress,
-              on_game: Callable[[GameResult, tuple[str, str]], None]) -> list[GameResult]:
+              on_game: Callable[[GameResult, tuple[str, str]], None], halt: _Halt) -> list[GameResult]:
     """The games, on a worker thread per pair of engines; reported in number order."""
     numbers: queue.Queue[int] = queue.Queue()
     for number in files:
@@ -335,8 +344,9 @@ def _play_all(pairs, plan: Plan, names: tuple[str, str], files: dict[int, str], 
     try:
         with progress(plan.games) as bar:
             while len(results) < plan.games:
+                halt.check()
                 try:
-                    item = finished.get(timeout=0.2)  # short: Ctrl-C is noticed between waits
+                    item = finished.get(timeout=0.2)  # short: a signal is noticed between waits
                 except queue.Empty:
                     continue
                 if isinstance(item, BaseException):
@@ -348,11 +358,11 @@ def _play_all(pairs, plan: Plan, names: tuple[str, str], files: dict[int, str], 
                     told += 1
     finally:
         stop.set()
-        for pair in pairs:  # a worker waiting on an engine is woken by its end
-            for engine in pair:
-                engine.close(final=True)
+        _close_all(pairs)  # a worker waiting on an engine is woken by its end
         for worker in workers:
-            worker.join()
+            # Within moments: its engine is gone, and every wait on one gives up when it goes.
+            # (A worker still busy is a daemon: it cannot keep the referee from ending.)
+            worker.join(2 * TERM_WAIT)
     return [results[n] for n in sorted(results)]
 
 

@@ -20,6 +20,7 @@ import textwrap
 from typing import Any, NamedTuple
 
 from referee.club import Report, standings
+from referee.games.base import count
 from referee.match import GameResult, Played
 from referee.render.header import plain
 
@@ -95,13 +96,13 @@ def judged(played: Played) -> Report:
 
 
 def game_lines(result: GameResult, names: tuple[str, str], games: int) -> list[str]:
-    """`001 referee 0.1.0 – random: 1–0 (21 plies) 3 groups of 5 or more: odd`; the reason on
-    lines of its own where both would not fit in 78 columns."""
+    """`001 referee 0.1.0 (engine) – random (engine): 1–0 (21 plies) 3 groups of 5 or more:
+    odd`; the reason on lines of its own where both would not fit in 78 columns."""
     width = max(3, len(str(games)))
     first, second = (names[e] for e in result.engines)
     marks = {1.0: "1", 0.5: "½", 0.0: "0"}
     score = f"{marks[result.score(result.engines[0])]}–{marks[result.score(result.engines[1])]}"
-    head = plain(f"{result.number:0{width}d} {first} – {second}: {score} ({result.plies} plies)")
+    head = plain(f"{result.number:0{width}d} {first} – {second}: {score} ({count(result.plies, 'ply', 'plies')})")
     reason = plain(result.reason)
     if len(head) + 1 + len(reason) <= WIDTH:
         return [f"{head} {reason}"]

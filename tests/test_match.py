@@ -86,7 +86,8 @@ def test_the_referee_against_a_random_engine_writes_valid_sealed_records_spec_10
         assert set(row) >= {"name", "wins", "losses", "draws", "illegal", "crashes", "timeouts", "mean_ms"}
         assert row["wins"] + row["losses"] + row["draws"] == 2
         assert row["illegal"] == row["crashes"] == row["timeouts"] == 0
-    assert referee["name"].startswith("referee ") and random_["name"] == "random"
+    # Shown as engines (SPEC §14), the referee's as its bot seats are.
+    assert referee["name"] == "referee 0.1.0 (engine)" and random_["name"] == "random (engine)"
     assert referee["mean_ms"] > 0
     assert len(report["elo_interval"]) == 2
     # The standings of SPEC §7 over the folder, both engines as players.
@@ -96,8 +97,8 @@ def test_the_referee_against_a_random_engine_writes_valid_sealed_records_spec_10
     games = records(folder)
     assert list(games) == ["001-referee-0-1-0-vs-random.toml", "002-random-vs-referee-0-1-0.toml"]
     # Seats alternate: ENGINE1 has seat 1 in game 1 and seat 2 in game 2.
-    assert games["001-referee-0-1-0-vs-random.toml"]["players"] == {"1": referee["name"], "2": "random"}
-    assert games["002-random-vs-referee-0-1-0.toml"]["players"] == {"1": "random", "2": referee["name"]}
+    assert games["001-referee-0-1-0-vs-random.toml"]["players"] == {"1": referee["name"], "2": "random (engine)"}
+    assert games["002-random-vs-referee-0-1-0.toml"]["players"] == {"1": "random (engine)", "2": referee["name"]}
     for game in games.values():
         assert "result" in game
         assert all("at" in ply and "digest" in ply for ply in game["moves"])
@@ -135,7 +136,7 @@ def faulty_match(cli, tmp_path, kind: str, *args: str) -> tuple[dict, dict[str, 
         assert game["moves"][-1]["move"] == "resign"  # the arbiter resigns for the faulty seat
         assert game["moves"][-1]["comment"].startswith("forfeit: ")
         assert game["result"]["winners"] == [3 - seat]
-        assert game["result"]["reason"].startswith(f"{kind} (seat {seat}) forfeits: ")
+        assert game["result"]["reason"].startswith(f"{kind} (engine) (seat {seat}) forfeits: ")
     assert report["engines"][0]["wins"] == 2 and report["engines"][1]["losses"] == 2
     return report, games
 
@@ -274,7 +275,7 @@ def test_ctrl_c_or_sigterm_ends_the_engines_and_keeps_the_records_valid(tmp_path
     time.sleep(0.5)  # the hanging engine is thinking
     match_process.send_signal(stop)
     out, err = match_process.communicate(timeout=60)
-    assert match_process.returncode == 130
+    assert match_process.returncode == 128 + stop  # 130 after Ctrl-C, 143 after SIGTERM
     assert "interrupted: the engines are ended; the records so far are in m" in err
     assert "Traceback" not in err
     done = subprocess.run([sys.executable, "-m", "referee", "validate", "m"], cwd=tmp_path,

@@ -92,19 +92,22 @@ def match_command(
     openings: Optional[str] = typer.Option(None, "--openings", metavar="FILE", help="One opening a line (wire moves), each played from both sides."),
     concurrency: int = typer.Option(1, "--concurrency", metavar="K", help="Play K games at once (K pairs of engine processes)."),
     max_plies: int = typer.Option(1000, "--max-plies", metavar="N", help="A game with no end after N plies is adjudicated a draw."),
+    force: bool = typer.Option(False, "--force", help="Replace the records of an earlier match in DIR (refused if DIR holds anything else)."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """Two programs that speak UGI play GAME under the referee's judgement. Every move is
     judged as `move` judges it; an illegal or unreadable move, a crash, or no answer in time
-    loses that game. Every game is written as a sealed record in DIR; the standings and the
-    Elo difference (with its 95 % interval) close the run.
+    (an engine that stops reading its input included) loses that game. Every game is written
+    as a sealed record in DIR; the standings and the Elo difference (with its 95 % interval)
+    close the run. Ctrl-C or SIGTERM ends the engines and all they started, keeps the records
+    so far and exits 130 or 143.
 
     Example: referee match referee "python3 mybot.py" --game odd --games 10 --movetime 500
     """
     from referee import club, match, match_report  # the engines' processes: only this command
 
     plan = match.plan((engine1, engine2), game_name, option_values(option), games, movetime, out,
-                      seed, openings, concurrency, max_plies)
+                      seed, openings, concurrency, max_plies, force)
     watched = not as_json and sys.stderr.isatty()  # a bar shows the games; forfeits after it
 
     def on_game(result: Any, names: tuple[str, str]) -> None:
