@@ -89,6 +89,13 @@ def build_message(
     if not recipient:
         listed = " or ".join(who_and_seat(play, s) for s in seats)
         raise UsageError(f"{listed} has no mail address in [players]: give one with --to")
+    for seat in sorted({*seats, last} - {None}):
+        # A line break in a header would forge lines (other control characters are taken out).
+        if re.search(r"[\r\n]", play.record.player_name(seat) or "") and (seat == last or not to):
+            raise UsageError(
+                f"{who_and_seat(play, seat)}'s name has a line break in it, so it cannot go into a "
+                "mail header: write it on one line in the record's [players] (names are outside "
+                "the seal)" + ("" if seat == last else ", or give the address with --to"))
     message = EmailMessage(policy=email.policy.SMTP)
     try:
         message["To"] = recipient

@@ -158,3 +158,17 @@ def test_a_refused_pass_does_not_call_the_player_it(cli, game, board, said):
     result = cli("validate", "g.toml")
     assert result.exit_code == 1
     assert said in result.output and " it may" not in result.output
+
+
+def test_mail_names_the_seat_whose_name_has_a_line_break_and_says_the_fix(cli, tmp_path):
+    """A record from before `new` refused such names: `mail` says whose name and what to do."""
+    assert cli("new", "odd", "-o", "g.toml", "--player", "1=Ann <ann@example.org>",
+               "--player", "2=Bo <bo@example.net>").exit_code == 0
+    record = tmp_path / "g.toml"
+    text = record.read_text(encoding="utf-8")
+    record.write_text(text.replace('"Ann <ann@example.org>"', '"Ann\\nBcc: eve@example.com <ann@example.org>"'),
+                      encoding="utf-8")
+    result = cli("mail", "g.toml", "-o", "m.eml")
+    assert result.exit_code == 2
+    assert "seat 1" in result.output and "line break" in result.output and "[players]" in result.output
+    assert not (tmp_path / "m.eml").exists()
