@@ -152,7 +152,7 @@ def test_status_reads_with_the_compiled_reader_and_loads_no_writer():
 
 
 @pytest.mark.parametrize("args, shown", [
-    (["move", "--help"], "referee move [OPTIONS] {FILE} {MOVE}"),
+    (["move", "--help"], "referee move [OPTIONS] {FILE} [MOVE]"),
     (["status", "--nope", "x.toml"], "No such option: --nope"),
     (["stat", "x.toml"], "Did you mean 'status'?"),
     (["--help"], "standings"),
