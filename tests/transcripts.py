@@ -36,9 +36,10 @@ are masked alike, line by line, so that what differs from run to run does not co
 | a digest, a key, a signature | sha256:81a6…, ed25519:MCow… | sha256:<digest>, ed25519:<key> |
 | a time taken | 0.4 s, 263 ms, ms/move column | <n> s, <n> ms |
 | a count of the engine's work | 6,426 playouts, 15 positions, nodes 1145 | <n> playouts … |
-| the engine's choice | the move and value of a hint, a bot's reply, `bestmove`, a pv | <move>, <n> % |
+| the engine's choice | a hint and its line, a bot's reply, `bestmove`, `info`, the solver's line | <move>, <moves> |
 
-The masks are the MASKS list below; a document that shows something else that varies must leave
+The masks are the MASKS list below; the engine's words are masked whole, with the lines they
+wrap onto (WRAPPED). A document that shows something else that varies must leave
 it out with "...".
 """
 
@@ -59,9 +60,9 @@ COPIED = ("sample_games", "tests/engines")  # what a scratch folder starts with,
 # (pattern, replacement), applied in this order to every line on both sides.
 MASKS: list[tuple[re.Pattern[str], str]] = [(re.compile(p), r) for p, r in [
     # the engine's choices: a hint, its line, a bot's reply, UGI's answers
-    (r"^(Hint for .*?\(seat \d+\)): .*$", r"\1: <move>"),
-    (r"^  \d+ % of .*$", "<hint>"),  # a hint's line wrapped at 78 columns
+    (r"^(Hint for [^:]*): .*$", r"\1: <move>"),
     (r"^(Expected line|Winning line): .*$", r"\1: <moves>"),
+    (r"^Winnable: play .*$", "Winnable: play <moves>"),
     (r"^Engine plays .*$", "Engine plays <move>"),
     (r"^(Ply \d+: ).*( \(Engine\))$", r"\1<move>\2"),
     (r"^bestmove \S+$", "bestmove <move>"),
@@ -78,6 +79,21 @@ MASKS: list[tuple[re.Pattern[str], str]] = [(re.compile(p), r) for p, r in [
     (r"\b\d[\d,]*(\.\d+)? (s|ms)\b", r"<n> \2"),
     (r"\b\d[\d,]* (playouts|positions|iterations|nodes)\b", r"<n> \1"),
 ]]
+
+
+# Lines whose words are the engine's: their continuation lines (wrapped at 78 columns, so as
+# many as the words need) are joined to them before masking.
+WRAPPED = re.compile(r"^(Hint for |Expected line: |Winning line: |Winnable: |Engine plays )")
+
+
+def joined(lines: list[str]) -> list[str]:
+    out: list[str] = []
+    for line in lines:
+        if out and line.startswith("  ") and WRAPPED.match(out[-1]):
+            out[-1] += " " + line.strip()
+        else:
+            out.append(line)
+    return out
 
 
 def mask(line: str) -> str:
@@ -240,8 +256,8 @@ class Shell:
 
 def matches(shown: list[str], printed: list[str]) -> bool:
     """Whether the printed lines are the shown ones, masked alike, "..." standing for any lines."""
-    want = [mask(line) for line in shown]
-    got = [mask(line) for line in printed]
+    want = [mask(line) for line in joined(shown)]
+    got = [mask(line) for line in joined(printed)]
     while got and not got[-1]:
         got.pop()
 
