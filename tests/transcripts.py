@@ -34,7 +34,7 @@ are masked alike, line by line, so that what differs from run to run does not co
 | a date | 2026-11-28 | <date> |
 | a game id | 3f2a0c6d8e9b41f7a5c2d0e4b6a8f1c3 | <id> |
 | a digest, a key, a signature | sha256:81a6…, ed25519:MCow… | sha256:<digest>, ed25519:<key> |
-| a time taken | 0.4 s, 263 ms, ms/move column | <n> s, <n> ms |
+| a time taken | 0.4 s, 263 ms, a match's ms/move column | <n> s, <n> ms, <ms> |
 | a count of the engine's work | 6,426 playouts, 15 positions, nodes 1145 | <n> playouts … |
 | the engine's choice | a hint and its line, a bot's reply, `bestmove`, `info`, the solver's line | <move>, <moves> |
 
@@ -78,6 +78,8 @@ MASKS: list[tuple[re.Pattern[str], str]] = [(re.compile(p), r) for p, r in [
     # times taken and the engine's work
     (r"\b\d[\d,]*(\.\d+)? (s|ms)\b", r"<n> \2"),
     (r"\b\d[\d,]* (playouts|positions|iterations|nodes)\b", r"<n> \1"),
+    # a match's table of engines: the last column is the mean milliseconds a move
+    (r"^(.*\(engine(?: \d)?\)\s+(?:\d+\s+){6})\d+$", r"\1<ms>"),
 ]]
 
 
