@@ -36,7 +36,7 @@ NEEDS: dict[str, str | None] = {
     "match": "cp tests/engines/random_engine.py mybot.py && cp tests/engines/_common.py .",
     "key new": "",  # writes into ~: HOME is the scratch folder
 }
-SLOW = {"match"}  # ten games at 500 ms a move: minutes
+SLOW = {"match"}  # four games of Odd at 200 ms a move: about half a minute
 
 
 def _commands(group, prefix: str = ""):
