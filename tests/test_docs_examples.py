@@ -95,3 +95,51 @@ def test_commands_that_are_not_run_stand_only_where_they_may():
              if language in {"sh", "bash", "shell", ""}
              and s.name not in UNRUN_SH and s.page.name not in UNRUN_SH]
     assert not stray, stray
+
+
+# -- the runner itself: a page that is wrong is caught ------------------------------------------
+
+PAGE = """# A page
+
+## Right
+
+```console
+$ echo "Seat 2 to move, 2026-11-28T13:00:00Z"
+Seat 2 to move, 2020-01-01T00:00:00Z
+$ printf 'a\\nb\\nc\\n'
+a
+...
+$ false    # exit 1
+$ cd sub 2>/dev/null || mkdir sub && cd sub && export WHERE=sub
+```
+
+## Next
+
+This continues [the section above](#right): the folder and the variables carry over.
+
+```console
+$ echo "$WHERE $(basename "$PWD")"
+sub sub
+```
+
+## Wrong
+
+```console
+$ echo 3 groups
+4 groups
+$ true    # exit 2
+```
+"""
+
+
+def test_the_runner_compares_masked_output_keeps_a_session_and_catches_what_is_wrong(tmp_path):
+    page = tmp_path / "page.md"
+    page.write_text(PAGE, encoding="utf-8")
+    _, right, after, wrong = sections(page)
+    assert after.continues == (page, "right")
+    shell = Shell.fresh(tmp_path / "scratch")
+    assert check(right, shell) == []
+    assert check(after, shell) == []
+    found = check(wrong, Shell.fresh(tmp_path / "other"))
+    assert len(found) == 2
+    assert "4 groups" in found[0] and "exit 0, expected 2" in found[1]

@@ -38,6 +38,9 @@ are masked alike, line by line, so that what differs from run to run does not co
 | a count of the engine's work | 6,426 playouts, 15 positions, nodes 1145 | <n> playouts … |
 | the engine's choice | a hint and its line, a bot's reply, `bestmove`, `info`, the solver's line | <move>, <moves> |
 
+After a change to what a command prints, `python tests/transcripts.py PAGE.md…` writes the new
+output into the pages where it is shown whole (read the diff before committing it).
+
 The masks are the MASKS list below; the engine's words are masked whole, with the lines they
 wrap onto (WRAPPED). A document that shows something else that varies must leave
 it out with "...".
@@ -228,7 +231,7 @@ class Shell:
             shutil.copytree(CHECKOUT / name, root / name, ignore=shutil.ignore_patterns("__pycache__"))
         env = {key: value for key, value in os.environ.items() if not key.startswith("REFEREE_")}
         bin_dir = str(Path(sys.executable).parent)  # `referee` and `python` of this interpreter
-        env.update(HOME=str(root), COLUMNS="80", PYTHONUNBUFFERED="1", LC_ALL="C.UTF-8",
+        env.update(HOME=str(root), COLUMNS="80", PYTHONUNBUFFERED="1", PYTHONUTF8="1",
                    PATH=os.pathsep.join([bin_dir, env.get("PATH", "")]))
         return cls(root, root, env)
 
