@@ -63,15 +63,53 @@ def test_every_relative_link_leads_to_a_file_and_heading_inside_the_checkout(pag
 def test_the_readme_puts_the_players_sections_first_and_development_last():
     headings = re.findall(r"^## (.+)$", _prose(README.read_text(encoding="utf-8")), flags=re.M)
     order = ["Set-up", "A game by mail", "The games", "Commands", "The record", "Trust",
-             "Playing with the engine", "Engine matches", "Development"]
+             "Playing with the engine", "Engine matches", "Club play", "Guides", "Development"]
     assert [h for h in headings if h in order] == order
     assert headings[-1] == "Development"
 
 
-def test_the_readme_links_every_developers_note_in_docs():
+def test_the_readme_is_a_players_page_of_at_most_500_lines():
+    assert len(README.read_text(encoding="utf-8").splitlines()) <= 500
+
+
+def test_the_readme_links_every_page_in_docs():
     linked = {(README.parent / target.partition("#")[0]).resolve() for target in _links(README)}
     notes = set((CHECKOUT / "docs").glob("*.md"))
     assert notes and notes <= linked
+
+
+def test_every_guide_links_back_to_the_readme_or_another_page():
+    for page in PAGES[1:]:
+        assert _links(page), f"{page.name} links nowhere"
+
+
+@pytest.mark.parametrize("page", PAGES, ids=lambda page: page.name)
+def test_nothing_a_reader_follows_points_outside_the_checkout(page):
+    """Links, paths and words: nothing that only the people who wrote the referee have."""
+    text = page.read_text(encoding="utf-8")
+    assert not re.search(r"\.\./shared|/work/|\bSPEC\b|RULINGS\.md", text)
+
+
+def _setup_commands() -> list[str]:
+    readme = README.read_text(encoding="utf-8")
+    setup = readme[readme.index("## Set-up"):readme.index("## A game by mail")]
+    return re.findall(r"^```sh\n(.*?)\n```", setup, flags=re.S | re.M)
+
+
+def test_the_readme_sets_up_with_two_commands_one_to_play_and_one_to_test():
+    play, test = _setup_commands()[:2]
+    for command in (play, test):
+        assert "\n" not in command and command.startswith("python3 -m venv .venv && . .venv/bin/activate && pip install ")
+    assert "pip install . && referee new " in play
+    assert test.endswith("&& python -m pytest")
+
+
+def test_ci_runs_exactly_the_test_command_of_the_readme():
+    """.ci/run runs the README's test command, word for word: what CI passes is what a
+    developer who follows the README runs."""
+    test_command = _setup_commands()[1].rpartition(" && ")[2]
+    ci = (CHECKOUT / ".ci" / "run").read_text(encoding="utf-8").splitlines()
+    assert test_command in ci
 
 
 def test_the_readme_shows_the_quick_test_command_beside_the_full_one_with_their_times():

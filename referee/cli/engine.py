@@ -102,7 +102,7 @@ def match_command(
     close the run. Ctrl-C or SIGTERM ends the engines and all they started, keeps the records
     so far and exits 130 or 143.
 
-    Example: referee match referee "python3 mybot.py" --game odd --games 10 --movetime 500
+    Example: referee match referee "python3 mybot.py" --game odd --games 4 --movetime 200
     """
     from referee import club, match, match_report  # the engines' processes: only this command
 
