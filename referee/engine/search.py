@@ -7,7 +7,9 @@ decision of the same seat and "end the turn here" is one more. The tree never bu
 turn's list of moves: it asks the game for the next actions only.
 
 Deterministic under a seed when limited by iterations; a time limit stops it wherever the
-clock says. One core, no threads.
+clock says. One core, no threads. The tree is bounded (SPEC §14): at its budget of nodes, or
+once the process holds RESIDENT_BYTES, it stops growing, and the search goes on from its
+leaves.
 """
 
 from __future__ import annotations
@@ -153,7 +155,7 @@ class Search:
                 node = child
                 break
             if not node.children:
-                break  # a leaf of a full tree
+                break  # a leaf the full tree cannot grow past: played out from here
             node = self._select(node)
             path.append(node)
         values = node.ended if node.ended is not None else self._playout(node)

@@ -155,29 +155,29 @@ class Search:
 
         In a cooperative game a round is one placement per seat, and every seat's placements
         multiplied out can run to hundreds of millions: they are never listed. What decides a
-        round's verdict and order is a handful of facts about each placement (`_sort`); each
+        round's verdict and order is a handful of facts about each placement (`_grouped`); each
         seat's placements are grouped by them, the groups' combinations judged once each, and
         only the rounds of the combinations that survive are made, one at a time, in the
         order a whole listing would have given them."""
         pattern = pattern_of(self.cards, shared)
         coop = len(seats) > 1
         onto = shared.hermie + 1 == shared.wave
-        moving = [self._sort(placements(self.cards, s, self.task, pattern, coop, moving_only=True), onto)
+        moving = [self._grouped(placements(self.cards, s, self.task, pattern, coop, moving_only=True), onto)
                   for s in seats]
         won = None  # the first winning round, in placement order
         first: dict[tuple, list] = {}  # (stays, Wave − Hermie, seats with 2+ caps) → groups
         for groups in itertools.product(*moving):
             self._tick()
-            kinds = tuple(kind for kind, _ in groups)
-            verdict, hermie, wave = round_end(shared, kinds, seats, self.driftwood, self.task)
+            samples = tuple(sample for sample, _ in groups)  # one placement for each group
+            verdict, hermie, wave = round_end(shared, samples, seats, self.driftwood, self.task)
             if verdict == WON:
                 earliest = tuple(listed[0] for _, listed in groups)
                 if won is None or [i for i, _ in earliest] < [i for i, _ in won[0]]:
                     won = earliest, hermie, wave
             elif verdict != LOST and not standing and hermie == shared.hermie:
                 self.cuts += 1  # rounds the budget leaves out
-            elif verdict != LOST and not self._doomed(shared, seats, kinds, hermie, wave):
-                caps = sum(p.caps >= 2 for p in kinds)
+            elif verdict != LOST and not self._doomed(shared, seats, samples, hermie, wave):
+                caps = sum(p.caps >= 2 for p in samples)
                 first.setdefault((hermie == shared.hermie, wave - hermie, caps), []).append(
                     (groups, hermie, wave))
         if won is not None:
@@ -192,20 +192,20 @@ class Search:
             self.cuts += 1  # the rounds the budget leaves out
             return
         # Placements that keep the hand limit at 2 first: more cards to choose from next.
-        options = [self._sort(sorted(placements(self.cards, s, self.task, pattern, coop),
+        options = [self._grouped(sorted(placements(self.cards, s, self.task, pattern, coop),
                                      key=lambda p: p.caps >= 2), onto) for s in seats]
         others = []
         for groups in itertools.product(*options):
             self._tick()
-            kinds = tuple(kind for kind, _ in groups)
-            if all(p.found for p in kinds):
+            samples = tuple(sample for sample, _ in groups)  # one placement for each group
+            if all(p.found for p in samples):
                 continue
-            verdict, hermie, wave = round_end(shared, kinds, seats, self.driftwood, self.task)
-            if verdict != LOST and not self._doomed(shared, seats, kinds, hermie, wave):
+            verdict, hermie, wave = round_end(shared, samples, seats, self.driftwood, self.task)
+            if verdict != LOST and not self._doomed(shared, seats, samples, hermie, wave):
                 others.append((groups, hermie, wave))
         yield from self._merged(others)
 
-    def _sort(self, found: list[Placement], onto: bool) -> list[tuple[Placement, list]]:
+    def _grouped(self, found: list[Placement], onto: bool) -> list[tuple[Placement, list]]:
         """A seat's placements in groups that any round treats alike, each as (its first
         placement, [(index, placement)…] in order): what R-CR5…R-CR9 and the tasks read of a
         placement (whether it recreates the pattern, with driftwood enough when Hermie would
