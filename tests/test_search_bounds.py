@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from referee.advice import hint
 from referee.choices import data_files
 from referee.engine import search as search_module
 from referee.engine.search import NODE_BYTES, TREE_BYTES, Node, Search, node_budget
@@ -134,3 +135,11 @@ def test_solve_says_a_winning_line_in_one_form_solo_and_cooperative():
                     "  1. 13 -3,-2 90", "  2. 2 -1,0 0"]
     assert coop[0] == "Winnable in 2 rounds (9 positions searched in 0.5 s), round by round:"
     assert coop[1:] == ["  1. 1: 7 2,0 90 | 2: 3 0,1 0", "  2. 1: 7 2,0 90 | 2: 3 0,1 0"]
+
+
+def test_a_hint_thinks_for_what_reading_the_record_left_of_its_seconds():
+    play = replay(read_record(SAMPLES / "hermit-square" / "hermit-square-in-progress.toml"))
+    began = time.monotonic()
+    advice = hint(play, seconds=2.0, began=began - 1.7)  # as if reading it had taken 1.7 s
+    assert time.monotonic() - began < 1.5 and advice["seconds"] < 1.0
+    assert hint(play, seconds=0.3)["seconds"] >= 0.3  # a record read at once: the whole time
