@@ -76,8 +76,8 @@ def no_deal_wins(start: CrabState) -> bool:
 UNLIMITED = 99
 # A budget of positions (the same answer on every machine) bounds the rounds looked at too, at
 # this many a position: a cooperative position can offer millions of rounds, each losing at
-# once. Solo deals look at 1–4 a position searched (seeds 0–39 of the sample deck), so the
-# bound never decides a solo answer.
+# once. Solo deals look at 1–8 a position searched (the sample deck, seeds 0–24 of every
+# task: 27,000 at most in 4,000 positions), so the bound never decides a solo answer.
 WORK_PER_POSITION = 20
 # SPEC §14 (within 1 GB): the positions proven lost are remembered up to this many bytes, at
 # LOST_BYTES_PER_SEAT bytes an entry for each seat (measured by tracemalloc: about 450 bytes
