@@ -4,6 +4,7 @@ to move. A hint reads the record and never writes it.
 
 from __future__ import annotations
 
+import time
 from typing import Any
 
 from referee.engine.search import Search
@@ -14,6 +15,7 @@ from referee.replay import Replay
 
 DEFAULT_SECONDS = 3.0
 SECONDS = (0.1, 600.0)  # the range `--seconds` takes (SPEC §10)
+MIN_SECONDS = 0.05  # a search's least time, however little is left
 
 
 def check_seconds(seconds: float) -> float:
@@ -24,7 +26,7 @@ def check_seconds(seconds: float) -> float:
 
 
 def hint(play: Replay, seconds: float = DEFAULT_SECONDS, iterations: int | None = None,
-         seed: int = 0) -> dict[str, Any]:
+         seed: int = 0, began: float | None = None) -> dict[str, Any]:
     """`hint --json`: the move for the seat to move, its value for that seat (0–1), how many
     playouts went through it, the line the search expects and the time it took. With
     `iterations`, the search stops after that many (the same answer every time).
@@ -32,10 +34,15 @@ def hint(play: Replay, seconds: float = DEFAULT_SECONDS, iterations: int | None 
     A game the solver can settle (crab: its deal is in the record) is asked first, for half
     the time: a proven win gives the first round of the winning line, so that following the
     hints stays on a winning line; otherwise the search looks for the best try, and the hint
-    says whether the game is lost (`winnable` false) or not settled in time (null)."""
+    says whether the game is lost (`winnable` false) or not settled in time (null).
+
+    `began`: when the command began (time.monotonic()), where reading the record took part of
+    the seconds: the engine thinks for what is left of them (SPEC §14), 0.05 s at least."""
     if play.outcome() is not None:
         raise IllegalMoveError("the game is over: there is no move to hint")
     check_seconds(seconds)
+    if began is not None:
+        seconds = max(seconds - (time.monotonic() - began), MIN_SECONDS)
     exact = settle(play.game, play.state, seconds / 2, iterations)
     if exact is not None and exact.winnable:
         return {"move": exact.line[0], "seat": play.game.to_move(play.state), "value": 1.0,
@@ -43,7 +50,7 @@ def hint(play: Replay, seconds: float = DEFAULT_SECONDS, iterations: int | None 
                 "iterations": 0, "winnable": True, "proven": True}
     left = seconds - exact.seconds if exact is not None else seconds
     found = Search(play.game, play.state, seed=seed).run(
-        seconds=None if iterations is not None else max(left, 0.05), iterations=iterations)
+        seconds=None if iterations is not None else max(left, MIN_SECONDS), iterations=iterations)
     advice = {
         "move": str(found.move),
         "seat": found.seat,

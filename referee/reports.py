@@ -193,18 +193,11 @@ def solve_lines(report: dict[str, Any]) -> list[str]:
         return [f"Unknown: not settled in time ({searched}); more --seconds may settle it."]
     if not report["winnable"]:
         return [f"Not winnable: every way on loses ({searched})."]
-    line, rounds = report["line"], count(report["rounds"], "round")
-    if any(" | " in r for r in line):  # a cooperative round is long: one a line
-        return [f"Winnable in {rounds} ({searched}), round by round:"] + [
-            f"{n:>3}. {r}" for n, r in enumerate(line, 1)]
-    words = [f"play {line[0]}"] + [f"then {line[1]}"] * (len(line) > 1) + line[2:]
-    words = [w + "," for w in words[:-1]] + [f"{words[-1]} ({rounds};", f"{searched})."]
-    lines = ["Winnable:"]
-    for word in words:
-        if len(lines[-1]) + 1 + len(word) > 78:
-            lines.append(" ")
-        lines[-1] += " " + word
-    return lines
+    # One form for every seat count: a round a line, each ready to paste into `move` (a
+    # cooperative round, every seat's placement, is too long to run on in a sentence).
+    rounds = count(report["rounds"], "round")
+    return [f"Winnable in {rounds} ({searched}), round by round:"] + [
+        f"{n:>3}. {entry}" for n, entry in enumerate(report["line"], 1)]
 
 
 def history(play: Replay) -> dict[str, Any]:

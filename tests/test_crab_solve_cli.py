@@ -48,8 +48,9 @@ def test_spec_10_solve_in_words_fits_a_mail(cli):
     path = new_crab(cli, "seed=1")
     result = cli("solve", path, "--seconds", "20")
     assert result.exit_code == 0
-    assert result.stdout.startswith("Winnable: play ")
-    assert "rounds;" in result.stdout and "positions searched" in result.stdout
+    assert result.stdout.startswith("Winnable in ") and "round by round:" in result.stdout
+    assert "positions searched" in result.stdout
+    assert result.stdout.splitlines()[1].startswith("  1. ")  # a round a line, as in co-op
     assert all(len(line) <= 78 for line in result.stdout.splitlines())
 
 
@@ -119,9 +120,10 @@ def test_spec_10_new_winnable_is_for_crab_only(cli):
 
 
 def test_spec_10_new_winnable_gives_up_after_its_time_with_exit_2(cli, monkeypatch):
-    # Dunes can never be won solo: no deal is ever proven winnable.
+    # No positions for each deal: no deal is ever proven winnable.
     monkeypatch.setattr(engine_solver, "HUNT_SECONDS", 0.5)
-    result = cli("new", "crab", "-o", "w.toml", "--winnable", "-O", "task=dunes", "-O", "seed=10")
+    monkeypatch.setattr(engine_solver, "DEAL_POSITIONS", 0)
+    result = cli("new", "crab", "-o", "w.toml", "--winnable", "-O", "seed=10")
     assert result.exit_code == 2
     assert "no deal proven winnable within 0.5 s" in result.output and "seeds 10…" in result.output
     assert not Path("w.toml").exists()

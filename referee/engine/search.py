@@ -7,12 +7,15 @@ decision of the same seat and "end the turn here" is one more. The tree never bu
 turn's list of moves: it asks the game for the next actions only.
 
 Deterministic under a seed when limited by iterations; a time limit stops it wherever the
-clock says. One core, no threads.
+clock says. One core, no threads. The tree is bounded (SPEC §14): at its budget of nodes, or
+once the process holds RESIDENT_BYTES, it stops growing, and the search goes on from its
+leaves.
 """
 
 from __future__ import annotations
 
 import math
+import os
 import random
 import time
 from dataclasses import dataclass
@@ -27,6 +30,43 @@ EXPLORATION = 0.8
 # Progressive widening: a node with n visits considers at most WIDEN * n ** WIDEN_POWER of its
 # actions (at least one), taken in a random order fixed when the node is made.
 WIDEN, WIDEN_POWER = 2.0, 0.5
+
+# SPEC §14: the tree stops growing, not the machine (the whole process within 1 GB). A node
+# holds its decision's position and the actions not yet tried, so its size is the game's.
+# Measured with tracemalloc over a search's tree (bytes a node, 20–60 s searches): Odd 2,900
+# (size 5) and 16,400 (size 12, min_group 2); Dustin 16,400 (size 12); Hermit 8,900 (square,
+# size 7) and 6,600 (hex, size 5); Harmijan 17,200 (size 7) and 19,100 (a game under way);
+# Hermetica 3,400 (the start), 23,400–67,700 (games under way, ply 10–30); crab 44,000 (solo,
+# the start), 52,100 (solo, under way), 30,600 (4 seats). NODE_BYTES is the largest, with a
+# margin; the tree may take TREE_BYTES: Odd's tree, say, 25,000 nodes.
+TREE_BYTES = 500_000_000
+NODE_BYTES = {"odd": 20_000, "dustin": 20_000, "hermit": 11_000, "harmijan": 23_000,
+              "hermetica": 80_000, "crab": 64_000}
+WORST_NODE_BYTES = 80_000  # a game not measured
+# A board or deck from a file can be larger than any measured: the tree also stops growing
+# once the process holds RESIDENT_BYTES, looked at every CHECK_EVERY nodes (where the system
+# tells, as Linux's /proc does; elsewhere the node budget alone bounds the tree).
+RESIDENT_BYTES = 800_000_000
+CHECK_EVERY = 512
+try:
+    PAGE = os.sysconf("SC_PAGE_SIZE")
+except (AttributeError, OSError, ValueError):  # not a POSIX system
+    PAGE = 4096
+
+
+def node_budget(game: Game) -> int:
+    """How many nodes a search's tree may hold in `game`: TREE_BYTES at the most a node of
+    the game was measured to take."""
+    return TREE_BYTES // NODE_BYTES.get(game.id, WORST_NODE_BYTES)
+
+
+def resident_bytes() -> int | None:
+    """The memory this process holds now, or None where the system does not say."""
+    try:
+        with open("/proc/self/statm", "rb") as statm:
+            return int(statm.read().split()[1]) * PAGE
+    except (OSError, ValueError, IndexError):
+        return None
 
 
 class Node:
@@ -68,9 +108,11 @@ class Search:
     """A tree grown from one position of one game, iteration by iteration."""
 
     def __init__(self, game: Game, state: Any, seed: int = 0, exploration: float = EXPLORATION,
-                 playout_plies: int | None = None, turn: TurnSoFar | None = None):
+                 playout_plies: int | None = None, turn: TurnSoFar | None = None,
+                 max_nodes: int | None = None):
         """A search from `state`, or from `turn`, a turn of that position already under way
-        (a cooperative round whose first seats have placed)."""
+        (a cooperative round whose first seats have placed). The tree grows to `max_nodes`
+        nodes at most (`node_budget` of the game when None)."""
         if game.outcome(state) is not None:
             raise ValueError("the game is over: there is no move to find")
         self.game = game
@@ -78,7 +120,9 @@ class Search:
         self.exploration = exploration
         self.playout_plies = playout_plies  # None: as far as the game's playout goes
         self._prioritised = type(game).priority is not Game.priority  # the game orders its actions
+        self.max_nodes = node_budget(game) if max_nodes is None else max_nodes
         self.root = self._node(None, turn if turn is not None else game.begin_turn(state))
+        self.nodes = 1
         self.iterations = 0
 
     # -- growing the tree --------------------------------------------------------------------
@@ -100,7 +144,9 @@ class Search:
         return self.found(time.perf_counter() - began)
 
     def iterate(self) -> None:
-        """Select down the tree, add one node, play it out, and back the result up."""
+        """Select down the tree, add one node, play it out, and back the result up. Once the
+        tree holds its budget of nodes it stops growing and the search goes on: each
+        iteration plays out from the leaf it reaches, and the statistics still gather."""
         node, path = self.root, [self.root]
         while node.ended is None:
             child = self._expand(node)
@@ -108,6 +154,8 @@ class Search:
                 path.append(child)
                 node = child
                 break
+            if not node.children:
+                break  # a leaf the full tree cannot grow past: played out from here
             node = self._select(node)
             path.append(node)
         values = node.ended if node.ended is not None else self._playout(node)
@@ -160,8 +208,9 @@ class Search:
         return untried.pop()
 
     def _expand(self, node: Node) -> Node | None:
-        """A new child of `node`, if progressive widening allows one more."""
-        if not node.untried:
+        """A new child of `node`, if progressive widening and the tree's budget of nodes allow
+        one more."""
+        if not node.untried or self.nodes >= self.max_nodes:
             return None
         allowed = max(1, int(WIDEN * node.visits ** WIDEN_POWER))
         if len(node.children) >= allowed:
@@ -170,6 +219,9 @@ class Search:
         turn = node.turn if action is END else self.game.act(node.turn, action)
         child = self._node(action, turn)
         node.children.append(child)
+        self.nodes += 1
+        if self.nodes % CHECK_EVERY == 0 and (resident_bytes() or 0) >= RESIDENT_BYTES:
+            self.max_nodes = self.nodes  # the tree is as large as this machine's bound allows
         return child
 
     def _select(self, node: Node) -> Node:
@@ -231,8 +283,13 @@ class Search:
         node, turn = start, start.turn
         while True:
             if not node.children:  # not looked into: finish the turn without the tree
+                # The node's own stack holds this decision's actions only; in a turn of several
+                # seats' or several actions (cooperative crab, Hermetica) each later decision
+                # is asked of the game — another seat's hand is not this one's.
+                untried = node.untried or []
                 while not self.game.turn_may_end(turn):
-                    turn = self.game.act(turn, next(a for a in reversed(node.untried) if a is not END))
+                    turn = self.game.act(turn, next(a for a in reversed(untried) if a is not END))
+                    untried = self.game.legal_actions(turn)
                 return self.game.end_turn(turn)[0], node
             node = max(node.children, key=lambda child: child.visits)
             if node.action is not END:

@@ -11,7 +11,7 @@ import time
 from typing import Any, Mapping, NamedTuple
 
 from referee.games.base import Game
-from referee.games.crab.solver import Solution, solve as exact
+from referee.games.crab.solver import Solution, no_deal_wins, solve as exact
 
 SOLVABLE = ("crab",)
 # `new --winnable`: each deal gets this many positions (not seconds, so that a seed deals the
@@ -65,7 +65,8 @@ def winnable_deal(game: Game, options: Mapping[str, Any], files: Mapping[str, Ma
                   first: int, positions: int | None = None, seconds: float | None = None) -> Hunt:
     """Deal with seeds first, first + 1, … until the solver proves a deal winnable from the
     start within `positions` (DEAL_POSITIONS), or `seconds` (HUNT_SECONDS) have passed.
-    Raises ValueError for a bad deck."""
+    Raises ValueError for a bad deck, or options under which the bound proves every deal
+    lost (then no seed is worth trying)."""
     positions = DEAL_POSITIONS if positions is None else positions
     stop = time.monotonic() + (HUNT_SECONDS if seconds is None else seconds)
     step = 1 if first < TOML_INT else -1  # a record's integers are 64-bit (TOML)
@@ -75,7 +76,13 @@ def winnable_deal(game: Game, options: Mapping[str, Any], files: Mapping[str, Ma
         tried += 1
         dealt = {**options, "seed": seed}
         setup = game.new_setup(dealt, files, seed)
-        found = exact(game.start(dealt, setup), lambda: time.monotonic() >= stop, positions)
+        start = game.start(dealt, setup)
+        if tried == 1 and no_deal_wins(start):
+            raise ValueError(
+                f"--winnable: no deal can be won with these options (task {start.task}, wave_start "
+                f"{start.wave_start}, players {len(start.areas)}): the cards in hand and pile cannot "
+                "last the rounds Hermie needs to reach the Wave; try other options, or without --winnable")
+        found = exact(start, lambda: time.monotonic() >= stop, positions)
         if found.winnable:
             return Hunt(seed, setup, tried, first, seed)
     return Hunt(None, None, tried, first, seed)

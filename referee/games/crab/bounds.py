@@ -99,3 +99,14 @@ def standing_rounds(cards: Cards, shared: Shared, seats: tuple[Seat, ...]) -> in
     at most once per card with a pool, which may also give back a step right made while
     Hermie moved; in a cooperative game a pool can keep such a round from moving it at all."""
     return COAST - shared.wave + 2 * pool_cards(cards, shared, seats)
+
+
+def every_deal_hopeless(cards: Cards, shared: Shared, seats: tuple[Seat, ...], task: str) -> bool:
+    """True when no deal of this deck, with these options, can be won: `hopeless` from the
+    start (`shared`, `seats`: any one deal's) with what every deal has alike — each seat's
+    cards in hand and pile (those not on the Coast nor opening the play area), Hermie, the Wave
+    and a full Coast — and the most pools any deal could bring: every card with a pool, in
+    every seat's deck."""
+    counts = [len(s.hand) + len(s.pile) for s in seats]
+    pools = len(seats) * sum(1 for n in cards.pools.values() if n)
+    return counts_hopeless(task, shared.coast, shared.hermie, shared.wave, counts, pools)
