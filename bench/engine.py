@@ -37,11 +37,12 @@ from typing import Any
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from referee.choices import data_files  # noqa: E402
-from referee.engine.search import Search  # noqa: E402
+from referee.play.choices import data_files  # noqa: E402
+from referee.search.mcts import Search  # noqa: E402
 from referee.games import GAMES  # noqa: E402
-from referee.record import Record, read_record  # noqa: E402
-from referee.replay import replay, start  # noqa: E402
+from referee.record.values import Record  # noqa: E402
+from referee.record.reading import read_record
+from referee.play.replay import replay, start  # noqa: E402
 
 LOG = ROOT / "bench" / "engine-games.jsonl"
 PLY_CAP = 600  # a game longer than this is adjudicated a draw (none has come near it)

@@ -72,9 +72,10 @@ sys.path.insert(0, str(ROOT))
 
 from referee.games import GAMES  # noqa: E402
 from referee.games.base import Game, count  # noqa: E402
-from referee.record import Entry, Record, parse_record  # noqa: E402
-from referee.replay import RESIGN, Replay, replay, start  # noqa: E402
-from referee.turn import take_turn  # noqa: E402
+from referee.record.values import Entry, Record  # noqa: E402
+from referee.record.reading import parse_record  # noqa: E402
+from referee.play.replay import RESIGN, Replay, replay, start  # noqa: E402
+from referee.play.turn import take_turn  # noqa: E402
 
 SAMPLES = ROOT / "sample_games"
 UTC = dt.timezone.utc
@@ -521,8 +522,12 @@ def replay_memory(text: str, plies: int) -> int:
 
 _REPLAY_TIMER = """
 import statistics, sys, time
-from referee.record import parse_record
-from referee.replay import replay
+try:  # today's layout, then the baselines' older one
+    from referee.record.reading import parse_record
+    from referee.play.replay import replay
+except ImportError:
+    from referee.record import parse_record
+    from referee.replay import replay
 record = parse_record(open(sys.argv[1], "rb").read())
 times = []
 for _ in range(int(sys.argv[2])):

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import Callable
 
 # What a stranger's text may not carry into a terminal, a diagram or a mail header, each to "?"
-# (str.translate; render/header.py's `plain` uses it too): control characters and line
+# (str.translate; text.py's `plain` uses it too): control characters and line
 # separators, which forge lines or repaint a terminal; bidi overrides, embeddings, isolates and
 # marks, which make "b e5" display as something else; zero-width characters, which make two
 # names look the same (SPEC §9).
@@ -45,7 +45,7 @@ class RefereeError(Exception):
         self.said: str | None = None
 
     def named(self, words: Callable[[str], str]) -> "RefereeError":
-        """Print the reason in `words` (render/header.py's `in_words`: seats by their players'
+        """Print the reason in `words` (play/words.py's `in_words`: seats by their players'
         names); keeps a wording set before, by whoever knew better."""
         if self.said is None:
             self.said = words(self.reason)

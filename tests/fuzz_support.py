@@ -22,8 +22,8 @@ from hypothesis import strategies as st
 
 from referee.errors import RefereeError
 from referee.games import GAMES
-from referee.record import parse_record
-from referee.replay import replay
+from referee.record.reading import parse_record
+from referee.play.replay import replay
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = sorted((ROOT / "sample_games").rglob("*.toml"))

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from referee import archive
-from referee.reports import crashed, validate
+from referee.play import archive
+from referee.play.reports import crashed, validate
 
 
 def judge(paths, workers):
@@ -115,7 +115,7 @@ def test_one_crashing_record_does_not_end_validate_in_the_worker_pool(archive_fo
 def test_one_crashing_record_does_not_end_validate_in_process(cli, archive_folder, monkeypatch, failure):
     # The replay fails for one record only, as a fault of the referee would; the other records
     # are judged as ever. MemoryError and RecursionError too: they end that record, not the run.
-    from referee import reports
+    from referee.play import reports
 
     crashing = archive_folder[3]
     real_replay = reports.replay

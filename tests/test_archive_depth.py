@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.files import record_files
+from referee.record.files import record_files
 
 SAMPLE = Path(__file__).resolve().parent.parent / "sample_games" / "odd" / "odd-5-resign.toml"
 BAD = 'format = 1\ngame = "odd"\nmoves = ["b e5", "w e5"]\n'  # the same cell twice: exit 1

@@ -10,9 +10,9 @@ from pathlib import Path
 
 import pytest
 
-from referee import seal
-from referee.record import parse_record, read_record
-from referee.replay import replay
+from referee.record import seal
+from referee.record.reading import parse_record, read_record
+from referee.play.replay import replay
 
 QUICK = "0.1"  # the engine's seconds a move: these tests ask for legal, marked replies
 
@@ -116,8 +116,8 @@ def test_receive_leaves_the_engines_reply_to_the_receivers_own_move(cli, tmp_pat
     cli("new", "odd", "-o", "g.toml", "--player", "1=Ann", "--bot", f"2={QUICK}")
     # A copy in which the engine has yet to reply, as a record another referee might send.
     game = read_record("g.toml")
-    from referee.turn import take_turn
-    from referee.replay import start
+    from referee.play.turn import take_turn
+    from referee.play.replay import start
     sent = take_turn(start(game), "b e5").play.record
     Path("sent.toml").write_text(sent.to_toml(), encoding="utf-8")
     received = cli("receive", "sent.toml", "-o", "mine.toml")

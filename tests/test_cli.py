@@ -157,7 +157,7 @@ def test_full_odd_game_through_move_ends_with_a_result(cli):
     # Black fills columns a–c (one group), white d–e (one group): 2 groups, even: seat 2 wins.
     assert status["over"] and status["winners"] == [2] and status["to_move"] is None
     assert status["score"] == {"groups": 2, "parity": "even"}
-    from referee.record import read_record
+    from referee.record.reading import read_record
 
     assert read_record(path).result == {"winners": [2], "reason": "2 groups of 2 or more: even"}
     late = cli("move", path, "b a1")
@@ -210,7 +210,7 @@ def test_a_format_the_name_contradicts_or_cannot_be_written_is_exit_2_SPEC_8(cli
 def _pass_record():
     """A sample hermit record with a referee-written pass, cut just before the move that
     forced it."""
-    from referee.record import read_record
+    from referee.record.reading import read_record
 
     for path in sorted(SAMPLES.rglob("*.toml")):
         record = read_record(path)
@@ -229,7 +229,7 @@ def test_move_appends_the_pass_of_a_seat_that_cannot_place(cli):
     result = cli("move", "h.toml", forcing)
     assert result.exit_code == 0, result.output
     assert "passes" in result.stdout
-    from referee.record import read_record
+    from referee.record.reading import read_record
 
     moves = [e.move for e in read_record("h.toml").moves]
     assert moves[len(before)] == forcing and moves[len(before) + 1] == "pass"

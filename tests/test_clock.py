@@ -13,8 +13,8 @@ from pathlib import Path
 
 import pytest
 
-from referee.clock import Control
-from referee.record import read_record
+from referee.record.clock import Control
+from referee.record.reading import read_record
 
 DAY = 86_400
 

@@ -16,10 +16,11 @@ from referee.errors import IllegalMoveError, NotationError, RecordError
 from referee.games import GAMES
 from referee.games.crab.deck import check_deal, parse_deck
 from referee.games.crab.position import CrabState
-from referee.record import Entry, Record, parse_record
-from referee.render.diagram import svg_diagram, text_diagram
-from referee.render.header import result_words
-from referee.replay import replay, start
+from referee.record.values import Entry, Record
+from referee.record.reading import parse_record
+from referee.render.drawing import svg_diagram, text_diagram
+from referee.play.words import result_words
+from referee.play.replay import replay, start
 
 CRAB = GAMES["crab"]
 BLANK = [". . .", ". . ."]

@@ -12,8 +12,8 @@ import pytest
 import tomli_w
 
 from referee.data import builtin_data
-from referee.record import read_record
-from referee.replay import replay
+from referee.record.reading import read_record
+from referee.play.replay import replay
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_games" / "crab"
 

@@ -15,12 +15,12 @@ from pathlib import Path
 
 import pytest
 
-from referee.choices import data_files
-from referee.engine import solver as engine_solver
-from referee.engine.search import Search
+from referee.play.choices import data_files
+from referee.search import solver as engine_solver
+from referee.search.mcts import Search
 from referee.games import GAMES
 from referee.games.crab.solver import solve
-from referee.ugi import Session
+from referee.engine.ugi import Session
 
 CRAB = GAMES["crab"]
 MEMORY = 1_000_000_000  # SPEC §14: 1 GB

@@ -8,8 +8,8 @@ import json
 import tomllib
 from pathlib import Path
 
-from referee import reports
-from referee.engine import solver as engine_solver
+from referee.play import reports
+from referee.search import solver as engine_solver
 
 
 def new_crab(cli, *options, name="c.toml", extra=()):

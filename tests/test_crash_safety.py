@@ -19,13 +19,14 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from referee import files as files_module
-from referee import record as record_module
-from referee import seal
+from referee.record import files as files_module
+from referee.record import values as record_module
+from referee.record import seal
 from referee.cli import app
 from referee.games import GAMES
-from referee.record import Entry, Record, parse_record
-from referee.replay import replay
+from referee.record.values import Entry, Record
+from referee.record.reading import parse_record
+from referee.play.replay import replay
 
 # Long runs (many generated inputs, subprocesses): `python -m pytest -m "not slow"` skips them.
 pytestmark = pytest.mark.slow

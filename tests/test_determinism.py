@@ -72,10 +72,10 @@ def test_every_output_is_the_same_bytes_under_any_hash_seed():
 
 
 def test_replaying_twice_in_one_process_gives_the_same_bytes():
-    from referee.record import read_record
-    from referee.render.diagram import svg_diagram, text_diagram
-    from referee.render.png import svg_to_png
-    from referee.replay import replay
+    from referee.record.reading import read_record
+    from referee.render.drawing import svg_diagram, text_diagram
+    from referee.render.diagram import svg_to_png
+    from referee.play.replay import replay
 
     for name in RECORDS:
         path = ROOT / "sample_games" / name

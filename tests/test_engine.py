@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from referee.engine.search import Search
-from referee.record import read_record
-from referee.replay import replay
-from referee.ugi import Session
+from referee.search.mcts import Search
+from referee.record.reading import read_record
+from referee.play.replay import replay
+from referee.engine.ugi import Session
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_games"
 IN_PROGRESS = sorted(SAMPLES.glob("*/*-in-progress.toml"))
@@ -55,7 +55,7 @@ def test_the_search_takes_a_win_in_one(tmp_path, cli):
     before_last = replay(read_record(SAMPLES / "hermetica" / "hermetica-dawn-won.toml"))
     record = play.record
     # The position before the winning turn, and the search from there.
-    from referee.replay import start
+    from referee.play.replay import start
     partial = start(record)
     for entry in record.moves[:-1]:
         partial.push(entry.move, at=entry.at)
@@ -156,7 +156,7 @@ def test_ugi_plays_a_legal_move_in_every_game(game_id):
 
 
 def test_ugi_in_the_crab_game_answers_a_winnable_deal_with_the_solvers_winning_line():
-    from referee.engine.solver import solve
+    from referee.search.solver import solve
 
     wire = Wire()
     for line in ("setoption name game value crab", "setoption name seed value 3", "position startpos"):

@@ -14,8 +14,8 @@ from pathlib import Path
 
 import pytest
 
-from referee import seal
-from referee.record import read_record
+from referee.record import seal
+from referee.record.reading import read_record
 
 ANN, BO = "Ann <ann@example.org>", "Bo <bo@example.org>"
 QUICK = "0.1"  # the engine's seconds a reply: these tests ask what is written, not how well
@@ -194,7 +194,7 @@ def test_the_engine_placing_alone_thinks_within_one_commands_bound(cli, monkeypa
     """One `move` once appended eight replies of 600 s. Now each reply thinks at most 60 s and
     one command at most bots.TURN_SECONDS in all (here made 0.15 s, so one 0.1 s reply fits):
     the command stops with the engine to move and says how to let it go on."""
-    from referee import bots
+    from referee.play import bots
 
     monkeypatch.setattr(bots, "TURN_SECONDS", 0.15)
     game = Path("hermit.toml")
@@ -236,7 +236,7 @@ def test_a_resignation_in_the_engines_name_is_invalid_signed_game_or_not(cli, si
     """"Ann wins: Engine resigned": the engine never resigns, whoever wrote it."""
     extra = ()
     if signed:  # Ann signs her moves; the engine's seat never signs
-        from referee import signing
+        from referee.record import signing
 
         assert cli("key", "new", "-o", "ann.key").exit_code == 0
         extra = ("--key", f"1={signing.load_signer(Path('ann.key').read_bytes()).public}")

@@ -30,9 +30,10 @@ from typer.testing import CliRunner
 
 from referee.cli import app
 from referee.games import GAMES
-from referee.record import Entry, Record, parse_record, read_record
-from referee.render.diagram import svg_diagram, text_diagram
-from referee.replay import Replay, replay
+from referee.record.values import Entry, Record
+from referee.record.reading import parse_record, read_record
+from referee.render.drawing import svg_diagram, text_diagram
+from referee.play.replay import Replay, replay
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_games"
 NAMES = ("Ann <ann@example.org>", "Bo & Co", 'Chidi "C"', "Dagny <dagny@example.net>")

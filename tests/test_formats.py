@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from referee import formats, pictures
+from referee.render import formats, show as pictures
 from referee.cli.app import SheetFormat, ShowFormat
 from referee.cli.syntax import output_format
 from referee.errors import UsageError

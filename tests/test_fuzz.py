@@ -35,13 +35,14 @@ from fuzz_support import (
     replays_of_samples,
     survives,
 )
-from referee import keys, reports
+from referee.play import keys, reports
 from referee.cli import app
 from referee.games import GAMES
-from referee.record import Record, parse_record
+from referee.record.values import Record
+from referee.record.reading import parse_record
 from referee.render import page
-from referee.render.diagram import svg_diagram, text_diagram
-from referee.replay import Replay, replay, start
+from referee.render.drawing import svg_diagram, text_diagram
+from referee.play.replay import Replay, replay, start
 
 # Long runs (many generated inputs, subprocesses): `python -m pytest -m "not slow"` skips them.
 pytestmark = pytest.mark.slow
@@ -126,7 +127,7 @@ def test_mangled_deck_and_board_files_are_taken_or_refused(case):
 
 
 def _sample_mail() -> bytes:
-    from referee.mail import build_message
+    from referee.correspondence.mail import build_message
 
     play = PLAYS["odd/odd-in-progress.toml"]
     data = SAMPLE_BYTES["odd/odd-in-progress.toml"]
@@ -147,7 +148,7 @@ MAIL_SPLICES = [b"\r\n", b"\n\n", b"=?utf-8?b?", b"--", b"boundary=", b"filename
 def test_damaged_mail_is_received_or_refused(damage):
     """`referee receive` on a mail mangled in transit: the record is taken out and checked, or
     the message is refused with a RefereeError."""
-    from referee.mail import record_from_message
+    from referee.correspondence.mail import record_from_message
 
     data = bytearray(MAIL)
     for kind, where, size, splice in damage:
@@ -175,8 +176,8 @@ def test_damaged_mail_is_received_or_refused(damage):
 def _signed_game() -> tuple[bytes, dict[int, str]]:
     """A short Odd game in which both seats sign, one ply carrying conditional moves, and the
     public key of each seat."""
-    from referee import signing
-    from referee.turn import take_turn
+    from referee.record import signing
+    from referee.play.turn import take_turn
 
     signers = {seat: signing.load_signer(signing.new_key_pair()[0]) for seat in (1, 2)}
     players = {seat: {"name": name, "key": signers[seat].public} for seat, name in ((1, "Ann"), (2, "Bo"))}
@@ -198,7 +199,7 @@ def test_a_hand_edited_signed_game_never_lets_a_forged_ply_through_SPEC_9(edits)
     """Lines of a signed record dropped, copied, swapped, signatures moved between plies, an
     unsigned resignation appended, a key or a conditional reply changed: the record is refused,
     or every ply a signing seat must sign carries that seat's valid signature."""
-    from referee import seal, signing
+    from referee.record import seal, signing
 
     lines = SIGNED.decode("utf-8").split("\n")
     signatures = [line for line in lines if line.startswith("signature =")]
@@ -242,7 +243,7 @@ def test_a_resealed_edit_of_an_automatic_ply_never_speaks_for_its_seat_SPEC_9(ed
     chain out again and signs every ply of his own afresh: the record is refused, or every ply
     written for a seat carries only its move and its cause's stamp (or none, without a clock)
     unless that seat signed it."""
-    from referee import seal
+    from referee.record import seal
 
     tables = SIGNED.decode("utf-8").split("[[moves]]\n")
     for ply, line in edits:

@@ -20,14 +20,14 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from referee import diagrams
-from referee.files import write_atomic
-from referee.play import new_game
-from referee.record import Entry, Record
+from referee.render import diagram as diagrams
+from referee.record.files import write_atomic
+from referee.play.game_file import new_game
+from referee.record.values import Entry, Record
 from referee.render import animation
 from referee.render.animation import FRAME_MS, LAST_MS, frame_plan
-from referee.render.png import svg_to_png
-from referee.reports import load
+from referee.render.diagram import svg_to_png
+from referee.play.reports import load
 
 CONTRACT_SECONDS = 30.0
 MEMORY = 2 * 1024**3  # bytes of address space the command may take

@@ -19,15 +19,9 @@ from fuzz_support import CORPUS, SAMPLE_BYTES, survives
 from referee.cli import app
 from referee.errors import NotationError, RecordError, RefereeError, UsageError
 from referee.games import GAMES
-from referee.record import (
-    MAX_MOVE_CHARS,
-    MAX_PLIES,
-    MAX_RECORD_BYTES,
-    MAX_TEXT_CHARS,
-    parse_record,
-    read_record,
-)
-from referee.replay import replay
+from referee.record.values import MAX_MOVE_CHARS, MAX_PLIES, MAX_RECORD_BYTES, MAX_TEXT_CHARS
+from referee.record.reading import parse_record, read_record
+from referee.play.replay import replay
 
 ROOT = Path(__file__).resolve().parent.parent
 CORPUS_RECORDS = sorted(CORPUS.glob("*.toml"))
@@ -159,7 +153,7 @@ def test_a_device_or_a_pipe_is_refused_before_reading_SPEC_9(tmp_path, cli):
 def test_standard_input_is_read_with_the_same_limit(monkeypatch):
     import io
 
-    from referee.files import read_input
+    from referee.record.files import read_input
 
     monkeypatch.setattr("sys.stdin", io.TextIOWrapper(io.BytesIO(b"x" * 6_000_000)))
     with pytest.raises(RecordError, match="larger than 5 MB"):

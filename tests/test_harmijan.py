@@ -27,10 +27,11 @@ from referee.games.harmijan import movement
 from referee.games.harmijan.creatures import EMPTY, lifted
 from referee.games.harmijan.position import HarmijanState
 from referee.games.harmijan.scoring import BLACK, WHITE, ShapeClass, compare, shape_form, symmetries
-from referee.record import Record, parse_record, read_record
-from referee.render.diagram import svg_diagram, text_diagram
-from referee.replay import replay, start
-from referee.turn import take_turn
+from referee.record.values import Record
+from referee.record.reading import parse_record, read_record
+from referee.render.drawing import svg_diagram, text_diagram
+from referee.play.replay import replay, start
+from referee.play.turn import take_turn
 
 GAME = GAMES["harmijan"]
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_games" / "harmijan"

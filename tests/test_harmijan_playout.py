@@ -17,7 +17,7 @@ from referee.games.harmijan.movement import has_turn, turns
 from referee.games.harmijan.moves import Turn
 from referee.games.harmijan.position import HarmijanState
 from referee.games.harmijan.scoring import BLACK, WHITE
-from referee.engine.search import Search
+from referee.search.mcts import Search
 
 GAME = GAMES["harmijan"]
 

@@ -15,10 +15,11 @@ from referee.errors import IllegalMoveError, NotationError, RefereeError
 from referee.games import GAMES
 from referee.games.hermetica.moves import Turn
 from referee.games.hermetica.position import COPIES, ELEMENTS, HermeticaState, Unit
-from referee.record import Record, read_record
-from referee.render import hermetica as drawer
-from referee.render.header import Header
-from referee.replay import replay, start
+from referee.record.values import Record
+from referee.record.reading import read_record
+from referee.render.drawers import hermetica as drawer
+from referee.play.words import Header
+from referee.play.replay import replay, start
 
 GAME = GAMES["hermetica"]
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_games"
@@ -687,9 +688,9 @@ def test_a_chosen_pass_is_not_told_as_a_forced_one_R_HM2_R_G3():
     seat 'cannot act and passes', the note for the passes the referee writes (R-G3)."""
     from pathlib import Path
 
-    from referee.record import read_record
-    from referee.replay import replay
-    from referee.turn import take_turn
+    from referee.record.reading import read_record
+    from referee.play.replay import replay
+    from referee.play.turn import take_turn
 
     path = Path(__file__).resolve().parent.parent / "sample_games" / "hermetica" / "hermetica-in-progress.toml"
     result = take_turn(replay(read_record(path)), "pass")

@@ -11,8 +11,8 @@ import pytest
 import tomli_w
 
 from referee.data import builtin_data
-from referee.record import read_record
-from referee.replay import replay
+from referee.record.reading import read_record
+from referee.play.replay import replay
 
 SETUP = ("+F c1", "+E d12", "+W d1", "+F a9", "+E b1", "+W g9")
 

@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from referee.engine.search import Search
+from referee.search.mcts import Search
 from referee.errors import IllegalMoveError
 from referee.games import GAMES
 from referee.games.hermetica import evaluate as guess, listing, playout as fast
@@ -23,8 +23,9 @@ from referee.games.hermetica.position import (
     ACTIONS_PER_TURN, ELEMENTS, SHOT_RANGE, STEPS, HermeticaState, Progress, Unit,
 )
 from referee.games.hermetica.rules import act
-from referee.record import Record, read_record
-from referee.replay import replay, start
+from referee.record.values import Record
+from referee.record.reading import read_record
+from referee.play.replay import replay, start
 
 GAME = GAMES["hermetica"]
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_games" / "hermetica"

@@ -20,8 +20,9 @@ import pytest
 from referee.errors import IllegalMoveError, NotationError, RecordError
 from referee.games import GAMES
 from referee.geometry import hexhex_grid, square_grid
-from referee.record import Record, parse_record
-from referee.replay import replay, start
+from referee.record.values import Record
+from referee.record.reading import parse_record
+from referee.play.replay import replay, start
 
 HERMIT = GAMES["hermit"]
 

@@ -15,7 +15,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from referee.record import read_record
+from referee.record.reading import read_record
 
 PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 CELLS_3 = ["a1", "a2", "a3", "b1", "b2", "b3", "b4", "c1", "c2", "c3", "c4", "c5",
@@ -485,8 +485,8 @@ def test_digest_0_covers_the_seats_keys_as_the_readme_defines_SPEC_9(cli):
 def test_a_plys_canonical_text_is_the_json_the_readme_defines(ply, move, comment, at):
     import json
 
-    from referee.record import Entry, toml_datetime
-    from referee.seal import entry_text
+    from referee.record.values import Entry, toml_datetime
+    from referee.record.seal import entry_text
 
     written = toml_datetime(at) if at is not None else None
     expected = json.dumps({"ply": ply, "move": move, "at": written, "comment": comment},

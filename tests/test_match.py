@@ -21,8 +21,8 @@ from pathlib import Path
 
 import pytest
 
-from referee import engine_process, match
-from referee.match_report import elo_difference
+from referee.engine import process as engine_process, match
+from referee.engine.match_report import elo_difference
 
 ENGINES = Path(__file__).parent / "engines"
 TAG = "REFEREE_MATCH_TEST_TAG"
@@ -302,7 +302,7 @@ def test_the_elo_difference_and_its_interval_come_from_the_score_and_its_varianc
 
 
 def test_a_compact_move_is_read_as_the_one_legal_move_it_spells_spec_10(tmp_path):
-    from referee.play import new_game
+    from referee.play.game_file import new_game
 
     play = new_game("odd", {"size": "3"}, None, None, str(tmp_path / "g.toml"), force=False).play
     assert match.from_wire(play, "be5") == "b e5"

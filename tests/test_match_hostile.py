@@ -28,10 +28,10 @@ from pathlib import Path
 import psutil
 import pytest
 
-from referee import engine_process, match
-from referee.choices import data_files, game_named, game_options
-from referee.engine_process import EngineProcess
-from referee.ugi import wire
+from referee.engine import process as engine_process, match
+from referee.play.choices import data_files, game_named, game_options
+from referee.engine.process import EngineProcess
+from referee.engine.wire import wire
 
 ENGINES = Path(__file__).parent / "engines"
 TAG = "REFEREE_MATCH_TEST_TAG"
@@ -330,7 +330,7 @@ def test_force_replaces_an_earlier_match_and_nothing_else(cli, tmp_path):
 
 
 def test_a_game_of_one_ply_is_listed_as_one_ply():
-    from referee.match_report import game_lines
+    from referee.engine.match_report import game_lines
 
     result = match.GameResult(2, "m/002.toml", (1, 0), (2,), "forfeits", 1)
     (line,) = game_lines(result, ("random (engine)", "deaf (engine)"), 2)

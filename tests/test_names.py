@@ -10,10 +10,10 @@ import json
 import random
 from pathlib import Path
 
-from referee.players import named, names_of
-from referee.record import Record
-from referee.replay import start
-from referee.turn import take_turn
+from referee.record.players import named, names_of
+from referee.record.values import Record
+from referee.play.replay import start
+from referee.play.turn import take_turn
 
 
 def new(cli, game="odd", *players, extra=()):

@@ -19,8 +19,9 @@ from referee.games import GAMES
 from referee.games.base import Pass
 from referee.games.odd import Dustin, Odd
 from referee.geometry import hexhex_grid
-from referee.record import Record, parse_record
-from referee.replay import RESIGN, Ending, replay, start
+from referee.record.values import Record
+from referee.record.reading import parse_record
+from referee.play.replay import RESIGN, Ending, replay, start
 
 ROWS_3 = [
     ["a1", "b1", "c1"],

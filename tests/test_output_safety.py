@@ -19,9 +19,9 @@ from typer.testing import CliRunner
 
 from fuzz_support import SAMPLE_BYTES
 from referee.cli import app
-from referee.record import parse_record
-from referee.render.diagram import svg_diagram, text_diagram
-from referee.replay import replay
+from referee.record.reading import parse_record
+from referee.render.drawing import svg_diagram, text_diagram
+from referee.play.replay import replay
 
 HOSTILE = 'Eve <script>alert("x")</script> & "Co" \x1b[31m\x07\x00\u2028 end'
 SHOWN = 'Eve <script>alert("x")</script> & "Co" ?[31m??? end'  # as the diagrams show it

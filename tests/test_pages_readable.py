@@ -18,11 +18,12 @@ from pathlib import Path
 
 import pytest
 
-from referee import diagrams, pictures, reports
+from referee.render import diagram as diagrams, show as pictures
+from referee.play import reports
 from referee.render import review
-from referee.render.diagram import drawn
-from referee.render.standings import page as standings_page, points, text as standings_text
-from referee.standings import Judged, standings
+from referee.render.drawing import drawn
+from referee.club.standings_page import page as standings_page, points, text as standings_text
+from referee.club.ranking import Judged, standings
 from test_review import CHROMIUM, DevTools
 
 SAMPLES = Path(__file__).resolve().parents[1] / "sample_games"

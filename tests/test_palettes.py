@@ -24,10 +24,13 @@ with warnings.catch_warnings():  # it notes that the optional plotting libraries
     warnings.simplefilter("ignore")
     import colour
 
-from referee import correspondence, diagrams, pictures, reports
-from referee.formats import PALETTES
-from referee.render import crab, grid, hermetica, palette
-from referee.render.diagram import drawn
+from referee.correspondence import sending as correspondence
+from referee.render import diagram as diagrams, show as pictures
+from referee.play import reports
+from referee.render.formats import PALETTES
+from referee.render.drawers import crab, grid, hermetica
+from referee.render import palette
+from referee.render.drawing import drawn
 from referee.render.review import unpack
 
 ROOT = Path(__file__).resolve().parents[1]

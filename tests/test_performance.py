@@ -23,8 +23,9 @@ from hypothesis import given, settings, strategies as st
 import referee.games
 from referee.games import GAMES, REGISTRY
 from referee.games.hermetica import listing as hermetica_listing
-from referee.record import Record, read_record
-from referee.replay import replay, start
+from referee.record.values import Record
+from referee.record.reading import read_record
+from referee.play.replay import replay, start
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_games"
 
@@ -109,21 +110,21 @@ def test_move_loads_jinja_and_nothing_of_another_format(tmp_path):
     game = tmp_path / "game.toml"
     subprocess.run([sys.executable, "-m", "referee", "new", "odd", "-o", str(game)], check=True, capture_output=True)
     modules = _modules_after("move", str(game), "b e5")
-    assert "jinja2" in modules and "referee.play" in modules
+    assert "jinja2" in modules and "referee.play.game_file" in modules
     assert not modules & (HEAVY - {"jinja2"}) and "referee.render.review" not in modules
 
 
 def _drawing(modules: set[str]) -> set[str]:
-    """The drawing code among `modules`: Jinja and every renderer. (render.header, the words
-    around a board, is what `status` prints.)"""
-    return {m for m in modules if m == "jinja2" or m.startswith("referee.render.")} - {"referee.render.header"}
+    """The drawing code among `modules`: Jinja and every renderer. (render.formats, the table
+    of formats, is read at every start to offer --format; it draws nothing.)"""
+    return {m for m in modules if m == "jinja2" or m.startswith("referee.render.")} - {"referee.render.formats"}
 
 
 def test_other_commands_load_no_club_code():
     """The process pool and the page are loaded by `standings` and `pairings` alone (README:
     Performance)."""
     modules = _modules_after("status", str(SAMPLES / "odd" / "odd-5-finished-01.toml"))
-    assert not {"referee.club", "referee.standings", "concurrent.futures", "multiprocessing"} & set(modules)
+    assert not {"referee.club.standings", "referee.club.ranking", "concurrent.futures", "multiprocessing"} & set(modules)
 
 
 def test_validate_imports_no_rendering():
@@ -145,7 +146,7 @@ def test_status_reads_with_the_compiled_reader_and_loads_no_writer():
     pytest.importorskip("rtoml")
     modules = _modules_after("status", str(SAMPLES / "odd" / "odd-5-finished-01.toml"))
     assert "rtoml" in modules
-    assert not modules & {"tomllib", "tomli_w", "referee.turn"}
+    assert not modules & {"tomllib", "tomli_w", "referee.play.turn"}
 
 
 # -- the command line ---------------------------------------------------------------------

@@ -23,11 +23,11 @@ import tomli_w
 from PIL import Image
 
 from fuzz_support import SAMPLE_BYTES
-from referee.record import parse_record
+from referee.record.reading import parse_record
 from referee.render import page
-from referee.render.diagram import svg_diagram, text_diagram
-from referee.render.header import TEXT_WIDTH, columns
-from referee.replay import replay
+from referee.render.drawing import svg_diagram, text_diagram
+from referee.text import TEXT_WIDTH, columns
+from referee.play.replay import replay
 
 MANY_WORDS = " ".join(["ab"] * 3_000)  # 9,000 characters, broken only at its spaces
 ONE_WORD = "x" * 7_400  # the finding's shape: one word of a 7.5 kB record

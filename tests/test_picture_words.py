@@ -16,11 +16,12 @@ from pathlib import Path
 
 import pytest
 
-from referee import diagrams, pictures, reports
-from referee.formats import PALETTES
-from referee.render import crab
-from referee.render.diagram import drawn
-from referee.render.header import result_words
+from referee.render import diagram as diagrams, show as pictures
+from referee.play import reports
+from referee.render.formats import PALETTES
+from referee.render.drawers import crab
+from referee.render.drawing import drawn
+from referee.play.words import result_words
 
 ROOT = Path(__file__).resolve().parents[1]
 SAMPLES = ROOT / "sample_games"

@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from referee import pictures
+from referee.render import show as pictures
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = sorted((ROOT / "sample_games").glob("*/*.toml"))

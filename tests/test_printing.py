@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from referee import pictures
+from referee.render import show as pictures
 
 pypdf = pytest.importorskip("pypdf")
 

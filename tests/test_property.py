@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from referee.errors import RefereeError
 from referee.games import GAMES
-from referee.record import Record
-from referee.replay import start
+from referee.record.values import Record
+from referee.play.replay import start
 
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 

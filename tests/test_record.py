@@ -14,12 +14,13 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from referee import files as files_module
+from referee.record import files as files_module
 from referee.errors import RecordError, RefereeError, UsageError
 from referee.geometry import HexHexGrid
-from referee.files import write_atomic
-from referee.record import Entry, Record, parse_record, read_record
-from referee.replay import replay
+from referee.record.files import write_atomic
+from referee.record.values import Entry, Record
+from referee.record.reading import parse_record, read_record
+from referee.play.replay import replay
 
 UTC = dt.timezone.utc
 
@@ -483,7 +484,7 @@ def test_written_record_section_order_and_result():
 
 
 def test_now_is_utc_whole_seconds_and_written_with_z(monkeypatch):
-    from referee import clock
+    from referee.record import clock
 
     monkeypatch.delenv("REFEREE_NOW", raising=False)
     stamp = clock.now()

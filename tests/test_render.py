@@ -21,10 +21,10 @@ import pytest
 
 from referee.games import GAMES
 from referee.geometry import HexHexGrid, SquareGrid
-from referee.record import Record
-from referee.render.diagram import svg_diagram, text_diagram
-from referee import pictures
-from referee.replay import start
+from referee.record.values import Record
+from referee.render.drawing import svg_diagram, text_diagram
+from referee.render import show as pictures
+from referee.play.replay import start
 
 NS = "{http://www.w3.org/2000/svg}"
 PAPERS = {"a4": (210.0, 297.0), "letter": (215.9, 279.4)}

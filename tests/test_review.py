@@ -27,10 +27,12 @@ from pathlib import Path
 import pytest
 from PIL import Image
 
-from referee import correspondence, diagrams, pictures, reports
-from referee.render.header import result_words
-from referee.render.png import svg_to_png
-from referee.render.diagram import drawn
+from referee.correspondence import sending as correspondence
+from referee.render import diagram as diagrams, show as pictures
+from referee.play import reports
+from referee.play.words import result_words
+from referee.render.diagram import svg_to_png
+from referee.render.drawing import drawn
 from referee.render.review import unpack
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -467,8 +469,9 @@ class DevTools:
         assert "exceptionDetails" not in answer, answer
         return answer["result"].get("value")
 
-    def until(self, condition, seconds: float = 5.0) -> None:
-        """Wait for what the page does after an event, not at once (a hashchange)."""
+    def until(self, condition, seconds: float = 20.0) -> None:
+        """Wait for what the page does after an event, not at once (a hashchange); generous, as
+        a loaded machine slows the browser."""
         end = time.monotonic() + seconds
         while not condition():
             assert time.monotonic() < end, "the page did not follow"

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from referee.games import GAMES
-from referee.record import read_record
-from referee.rules_text import rules_text
+from referee.record.reading import read_record
+from referee.data.rules_text import rules_text
 
 MAX_LINES, MAX_COLUMNS = 48, 78
 CHECKOUT = Path(__file__).resolve().parent.parent

@@ -13,8 +13,8 @@ import pytest
 from typer.testing import CliRunner
 
 from referee.cli import app
-from referee.record import read_record
-from referee.replay import replay
+from referee.record.reading import read_record
+from referee.play.replay import replay
 
 ROOT = Path(__file__).resolve().parent.parent
 SAMPLES = ROOT / "sample_games"

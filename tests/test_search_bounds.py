@@ -12,17 +12,17 @@ from pathlib import Path
 
 import pytest
 
-from referee.advice import hint
-from referee.choices import data_files
-from referee.engine import search as search_module
-from referee.engine.search import NODE_BYTES, TREE_BYTES, Node, Search, node_budget
+from referee.engine.hint import hint
+from referee.play.choices import data_files
+from referee.search import mcts as search_module
+from referee.search.mcts import NODE_BYTES, TREE_BYTES, Node, Search, node_budget
 from referee.games import GAMES
 from referee.games.crab import solver as crab_solver
 from referee.games.crab.rules import TASKS
 from referee.games.crab.solver import no_deal_wins
-from referee.record import read_record
-from referee.replay import replay
-from referee.reports import solve_lines
+from referee.record.reading import read_record
+from referee.play.replay import replay
+from referee.play.reports import solve_lines
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_games"
 CRAB = GAMES["crab"]

@@ -11,8 +11,8 @@ from pathlib import Path
 
 import pytest
 
-from referee import seal, signing
-from referee.record import parse_record, read_record
+from referee.record import seal, signing
+from referee.record.reading import parse_record, read_record
 
 ANN, BO = "Ann <ann@example.org>", "Bo <bo@example.org>"
 

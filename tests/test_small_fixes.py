@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from referee import files
+from referee.record import files
 
 # -- a mistyped record name leaves nothing behind ------------------------------------------------
 

@@ -21,16 +21,26 @@ from pathlib import Path
 
 import pytest
 
-from referee import archive, club
-from referee.pairings import berger_rounds, file_name, slug
-from referee.record import Record, read_record
-from referee.render.standings import CROSSTABLE_PLAYERS, crosstable_lines, page, points, text
-from referee.replay import replay, start
-from referee.standings import (
-    DIGEST_BYTES, Judged, START_RATING, Standings, elo_change, expected_score, identity, standings,
+from referee.play import archive
+from referee.club import standings as club
+from referee.club.pairings import pairings
+from referee.club.berger import berger_rounds, file_name, slug
+from referee.record.values import Record
+from referee.record.reading import read_record
+from referee.club.standings_page import CROSSTABLE_PLAYERS, crosstable_lines, page, points, text
+from referee.play.replay import replay, start
+from referee.club.ranking import (
+    DIGEST_BYTES,
+    Judged,
+    START_RATING,
+    Standings,
+    elo_change,
+    expected_score,
+    identity,
+    standings,
     to_json,
 )
-from referee.turn import take_turn
+from referee.play.turn import take_turn
 
 SAMPLES = Path(__file__).resolve().parent.parent / "sample_games"
 UTC = dt.timezone.utc
@@ -72,7 +82,7 @@ def _play(path: Path, rng: random.Random, start: dt.datetime, *, stop: int | Non
 def event(tmp_path_factory):
     """The double round robin: the folder, and the tally each player's row must show."""
     folder = tmp_path_factory.mktemp("club") / "autumn"
-    schedule = club.pairings(list(PLAYERS.values()), double=True, game="odd", folder=str(folder),
+    schedule = pairings(list(PLAYERS.values()), double=True, game="odd", folder=str(folder),
                              options_given={"size": "3", "min_group": "3"})
     rng = random.Random(17)
     tally = {who: Counter() for who in PLAYERS}

@@ -20,9 +20,9 @@ import pytest
 from hypothesis import given
 
 from fuzz_support import CORPUS, SAMPLE_BYTES, damaged_bytes, fuzz_settings, mutated_records
-from referee import toml_reading
+from referee.record import toml_reading
 from referee.errors import RecordError
-from referee.toml_reading import BOM, _quick_read, load_toml
+from referee.record.toml_reading import BOM, _quick_read, load_toml
 
 needs_rtoml = pytest.mark.skipif(toml_reading.rtoml is None, reason="rtoml has no wheel here")
 
@@ -278,7 +278,7 @@ def test_without_rtoml_the_referee_reads_with_tomllib():
     script = (
         "import sys, tomllib\n"
         "sys.modules['rtoml'] = None  # `import rtoml` now raises ImportError\n"
-        "from referee import toml_reading\n"
+        "from referee.record import toml_reading\n"
         "assert toml_reading.rtoml is None\n"
         "from fuzz_support import SAMPLE_BYTES\n"
         "for data in SAMPLE_BYTES.values():\n"

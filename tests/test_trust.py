@@ -15,9 +15,10 @@ from pathlib import Path
 
 import pytest
 
-from referee import files, play, reports
-from referee.record import parse_record
-from referee.replay import Replay
+from referee.record import files
+from referee.play import game_file as play, reports
+from referee.record.reading import parse_record
+from referee.play.replay import Replay
 
 ODD3 = ["new", "odd", "-O", "size=3", "-O", "min_group=2"]
 
@@ -88,7 +89,7 @@ def test_comparing_two_copies_builds_their_move_lists_once(monkeypatch, game, cl
     monkeypatch.setattr(Replay, "entries", property(lambda self: built.append(1) or original(self)))
     mine, theirs = reports.load(str(game)), reports.load(str(game))
     built.clear()
-    from referee import seal
+    from referee.record import seal
 
     assert seal.divergence(mine, theirs) is None
     assert len(built) == 2
@@ -136,7 +137,7 @@ def test_two_moves_at_once_both_land_SPEC_9(tmp_path):
 def _try_to_lock(path: Path) -> str:
     """What another process says when it tries to take the lock of `path` for 0.2 s."""
     done = subprocess.run(
-        [sys.executable, "-c", "import referee.files as f, sys\nf.LOCK_WAIT = 0.2\n"
+        [sys.executable, "-c", "import referee.record.files as f, sys\nf.LOCK_WAIT = 0.2\n"
          "try:\n    f.locked(sys.argv[1]).__enter__()\nexcept Exception as e:\n    print(e)",
          str(path)], capture_output=True, text=True, timeout=30,
     )

@@ -17,9 +17,9 @@ from pathlib import Path
 
 import pytest
 
-from referee.engine.search import Search
+from referee.search.mcts import Search
 from referee.games import GAMES
-from referee.ugi import Session
+from referee.engine.ugi import Session
 
 ENGINE = [sys.executable, "-m", "referee", "engine"]
 QUIT_BOUND = 1.0  # SPEC §14: `quit` and the end of input end the engine within 1 s
@@ -220,7 +220,7 @@ def test_an_option_kept_for_another_game_that_it_cannot_use_is_said_when_that_ga
 
 FAILING = """
 import sys
-from referee.engine import search
+from referee.search import mcts as search
 from referee.games.base import Game
 
 def boom(self, *args, **kwargs):

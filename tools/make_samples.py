@@ -42,11 +42,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from referee import seal
+from referee.record import seal
 from referee.games import GAMES
-from referee.record import Record, parse_record
-from referee.replay import RESIGN, Replay, replay, start
-from referee.turn import take_turn
+from referee.record.values import Record
+from referee.record.reading import parse_record
+from referee.play.replay import RESIGN, Replay, replay, start
+from referee.play.turn import take_turn
 
 HERE = Path(__file__).resolve().parent
 if str(HERE) not in sys.path:

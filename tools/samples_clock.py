@@ -18,11 +18,11 @@ from typing import Any, Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from referee.clock import Control  # noqa: E402
+from referee.record.clock import Control  # noqa: E402
 from referee.games import GAMES  # noqa: E402
-from referee.record import Record  # noqa: E402
-from referee.replay import Replay, start  # noqa: E402
-from referee.turn import take_turn  # noqa: E402
+from referee.record.values import Record  # noqa: E402
+from referee.play.replay import Replay, start  # noqa: E402
+from referee.play.turn import take_turn  # noqa: E402
 from sample_people import ANN, BO, CHIDI, DAGNY, UTC  # noqa: E402
 
 FOLDER = "clock"

@@ -35,9 +35,9 @@ from referee.data import builtin_data  # noqa: E402
 from referee.games import GAMES  # noqa: E402
 from referee.games.crab.moves import Round  # noqa: E402
 from referee.games.crab.rules import put, recreations  # noqa: E402
-from referee.record import Record  # noqa: E402
-from referee.replay import RESIGN, start  # noqa: E402
-from referee.turn import take_turn  # noqa: E402
+from referee.record.values import Record  # noqa: E402
+from referee.play.replay import RESIGN, start  # noqa: E402
+from referee.play.turn import take_turn  # noqa: E402
 from sample_people import UTC, HOUR, ANN, BO, CHIDI, DAGNY  # noqa: E402
 
 GAME = GAMES["crab"]

@@ -26,9 +26,9 @@ from referee.errors import IllegalMoveError
 from referee.games.harmijan import movement
 from referee.games.harmijan.creatures import EMPTY, lifted
 from referee.games.harmijan.position import HarmijanState
-from referee.record import Record
-from referee.replay import Replay, start
-from referee.turn import take_turn
+from referee.record.values import Record
+from referee.play.replay import Replay, start
+from referee.play.turn import take_turn
 from sample_people import ANN, BO, CHIDI, DAGNY, EMEKA, FUMIKO, HOUR, UTC, typed_moves_array
 
 FOLDER = "harmijan"

@@ -39,9 +39,9 @@ from referee.games.hermetica import listing  # noqa: E402
 from referee.games.hermetica.moves import Steps, Turn  # noqa: E402
 from referee.games.hermetica.position import ACTIONS_PER_TURN, HermeticaState, turn_start  # noqa: E402
 from referee.games.hermetica.rules import act  # noqa: E402
-from referee.record import Record  # noqa: E402
-from referee.replay import Replay, start  # noqa: E402
-from referee.turn import take_turn  # noqa: E402
+from referee.record.values import Record  # noqa: E402
+from referee.play.replay import Replay, start  # noqa: E402
+from referee.play.turn import take_turn  # noqa: E402
 from sample_people import UTC, HOUR, ANN, BO, CHIDI, DAGNY, EMEKA, FUMIKO  # noqa: E402
 
 GAME = GAMES["hermetica"]

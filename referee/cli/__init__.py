@@ -1,6 +1,6 @@
 """The command line (SPEC §4): arguments in, taken apart by their syntax (syntax.py), one call
-into the application layer (play, reports, pictures, correspondence, keys, club, the engine),
-text out, errors to exit codes.
+into the packages below (play, render, correspondence, club, engine), text out, errors to exit
+codes. It may import every package; none imports it.
 
   app.py             the typer app, `guard` (the only place a RefereeError becomes a message on
                      stderr and an exit code), the output helper and the shared choices

@@ -2,11 +2,10 @@
 RefereeError becomes a message on stderr and an exit code (nothing below it prints or exits),
 the output helper, the choices of --format, --paper and --palette, and --version.
 
-The commands that draw import diagrams.py or pictures.py (and with them Jinja), play.py or
-correspondence.py (the email package) where they start, `standings` and `pairings` import
-club.py (a process pool, the page's template), and the engine's commands the engine: those
-libraries are no part of the start of `status`, `validate` and the other commands that draw
-nothing (README: Performance).
+The commands that draw import render/ (and with it Jinja), the correspondence package (the
+email package) where they start, `standings` and `pairings` import club/ (a process pool, the
+page's template), and the engine's commands the engine: those libraries are no part of the
+start of `status`, `validate` and the other commands that draw nothing (docs/performance.md).
 """
 
 # No `from __future__ import annotations` here: typer reads every command's annotations at each
@@ -19,8 +18,8 @@ import typer
 
 from referee import __version__
 from referee.errors import RefereeError
-from referee.files import write_atomic
-from referee.formats import PALETTES, written_by
+from referee.record.files import write_atomic
+from referee.render.formats import PALETTES, written_by
 from referee.games import GAMES
 
 app = typer.Typer(
@@ -40,7 +39,7 @@ app = typer.Typer(
 )
 
 
-# The choices of each command's --format, from the one table of formats (formats.py); those of
+# The choices of each command's --format, from the one table of formats (render/formats.py); those of
 # `mail --attach` and `board --paper`.
 ShowFormat = Enum("ShowFormat", [(name, name) for name in written_by("show")], type=str)
 SheetFormat = Enum("SheetFormat", [(name, name) for name in written_by("board")], type=str)

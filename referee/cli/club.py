@@ -1,5 +1,5 @@
-"""The commands of club play: standings and pairings (SPEC §7). They import club.py (a process
-pool, the page's template) where they start."""
+"""The commands of club play: standings and pairings (SPEC §7). They import the club package (a
+process pool, the page's template) where they start."""
 
 # No `from __future__ import annotations` here: typer reads every command's annotations at each
 # start, and string annotations cost it an evaluation apiece (milliseconds of start-up).
@@ -31,22 +31,22 @@ def standings_command(
 
     Example: referee standings club/ --html standings.html
     """
-    from referee import club  # see the top
+    from referee.club import standings  # see the top
 
     watched = sys.stderr.isatty()
 
     def progress(total: int):
         if watched and total >= 50:
             return typer.progressbar(length=total, label="judging", file=sys.stderr)
-        return club.silent(total)
+        return standings.silent(total)
 
-    report = club.standings(paths, html, force, progress)
+    report = standings.standings(paths, html, force, progress)
     if as_json:
         typer.echo(json.dumps(report.json(), indent=2))
     else:
         for line in report.lines():
             typer.echo(line)
-    if report.speed():  # a line only for a large archive (club.SPEED_RECORDS)
+    if report.speed():  # a line only for a large archive (standings.SPEED_RECORDS)
         typer.echo(report.speed(), err=True)
     if report.exit_code:
         raise typer.Exit(report.exit_code)
@@ -70,9 +70,9 @@ def pairings_command(
 
     Example: referee pairings Ann Bo Cy Dee --double --game odd --new autumn/
     """
-    from referee import club  # see the top
+    from referee.club.pairings import pairings  # see the top
 
-    schedule = club.pairings(players, double, game, new, option_values(option), force)
+    schedule = pairings(players, double, game, new, option_values(option), force)
     if as_json:
         typer.echo(json.dumps(schedule.json(), indent=2))
         return

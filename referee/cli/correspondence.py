@@ -1,5 +1,5 @@
 """The commands of correspondence by mail: mail, remind, receive, and the keys of signed moves
-(SPEC §6, §9). They import correspondence.py (the email package) where they start."""
+(SPEC §6, §9). They import the correspondence package (the email package) where they start."""
 
 # No `from __future__ import annotations` here: typer reads every command's annotations at each
 # start, and string annotations cost it an evaluation apiece (milliseconds of start-up).
@@ -11,9 +11,9 @@ from referee.cli.app import (
     PALETTE_HELP, Attachment, Palette, app, guard, write_output,
 )
 from referee.cli.syntax import output_format
-from referee.formats import DEFAULT_PALETTE
-from referee.keys import new_key
-from referee.render.header import plain
+from referee.render.formats import DEFAULT_PALETTE
+from referee.play.keys import new_key
+from referee.text import plain
 
 
 @app.command("mail")
@@ -32,10 +32,10 @@ def mail_command(
 
     Example: referee mail game.toml -o to-bo.eml --attach html
     """
-    from referee import correspondence  # the email package: see the top
+    from referee.correspondence.sending import mail  # the email package: see the top
 
     output_format(output, None, "mail")
-    message = correspondence.mail(file, to, output, force, [a.value for a in attach or []], palette.value)
+    message = mail(file, to, output, force, [a.value for a in attach or []], palette.value)
     write_output(output, bytes(message))
     if output:
         typer.echo(f"{output}: to {message['To']}, subject \"{message['Subject']}\"")
@@ -54,10 +54,10 @@ def remind_command(
 
     Example: referee remind game.toml -o reminder.eml
     """
-    from referee import correspondence  # the email package: see the top
+    from referee.correspondence.sending import remind  # the email package: see the top
 
     output_format(output, None, "remind")
-    message = correspondence.remind(file, to, output, force, palette.value)
+    message = remind(file, to, output, force, palette.value)
     write_output(output, bytes(message))
     if output:
         typer.echo(f"{output}: to {message['To']}, subject \"{message['Subject']}\"")
@@ -82,13 +82,14 @@ def receive_command(
 
     Example: referee receive from-bo.eml --mine game.toml --as Ann
     """
-    from referee import correspondence, diagrams  # the email package, drawing: see the top
+    from referee.correspondence.receiving import receive  # the email package: see the top
+    from referee.render.diagram import text_diagram  # drawing: see the top
 
-    received = correspondence.receive(message_file, output, mine, force, seat, accept_start)
+    received = receive(message_file, output, mine, force, seat, accept_start)
     if received.saved_to is None:
         typer.echo(f"nothing new: your copy is ahead (ply {received.mine}); {mine} is unchanged.")
         return
-    typer.echo(diagrams.text_diagram(received.play), nl=False)
+    typer.echo(text_diagram(received.play), nl=False)
     for warning in received.warnings:
         typer.echo(f"Warning: {warning}")
     if received.first:

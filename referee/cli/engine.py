@@ -10,7 +10,7 @@ from typing import Any, Optional
 
 import typer
 
-from referee import reports
+from referee.play import reports
 from referee.cli.app import (
     app, guard,
 )
@@ -32,15 +32,15 @@ def hint_command(
 
     Example: referee hint game.toml --seconds 10
     """
-    from referee import advice  # the engine: only the commands that search load it
+    from referee.engine.hint import hint, hint_lines  # the engine: only the commands that search load it
 
     began = time.monotonic()  # SPEC §14: the answer within S + 1 s, reading a long record too
     play = reports.load(file)
-    found = advice.hint(play, seconds, iterations, seed, began=began)
+    found = hint(play, seconds, iterations, seed, began=began)
     if as_json:
         typer.echo(json.dumps(found, indent=2, ensure_ascii=False))
         return
-    for line in advice.hint_lines(play, found):
+    for line in hint_lines(play, found):
         typer.echo(line)
 
 
@@ -75,7 +75,7 @@ def engine_command() -> None:
     """
     import os
 
-    from referee import ugi  # the engine: only the commands that search load it
+    from referee.engine import ugi  # the engine: only the commands that search load it
 
     ugi.serve(end=os._exit)  # `quit`: the process ends, a search's thread with it (SPEC §14)
 
@@ -106,7 +106,8 @@ def match_command(
 
     Example: referee match referee "python3 mybot.py" --game odd --games 4 --movetime 200
     """
-    from referee import club, match, match_report  # the engines' processes: only this command
+    from referee.club.standings import silent  # the engines' processes: only this command
+    from referee.engine import match, match_report
 
     plan = match.plan((engine1, engine2), game_name, option_values(option), games, movetime, out,
                       seed, openings, concurrency, max_plies, force)
@@ -117,7 +118,7 @@ def match_command(
             typer.echo("\n".join(match_report.game_lines(result, names, plan.games)))
 
     played = match.run(plan, (lambda total: typer.progressbar(length=total, label="playing", file=sys.stderr))
-                       if watched else club.silent, on_game)
+                       if watched else silent, on_game)
     for result in played.results if watched else []:
         if result.fault:
             typer.echo("\n".join(match_report.game_lines(result, played.names, plan.games)))

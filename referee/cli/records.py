@@ -6,22 +6,23 @@ validate, verify, show and board (SPEC §4, §7, §8)."""
 import contextlib
 import json
 import sys
+from functools import partial
 from typing import Optional
 
 import typer
 
-from referee import reports
-from referee.choices import game_named, games_lines, games_listing
+from referee.play import reports
+from referee.play.choices import game_named, games_lines, games_listing
 from referee.cli.app import (
     PALETTE_HELP, Palette, Paper, SheetFormat, ShowFormat, app, guard, write_output,
 )
 from referee.cli.syntax import bot_seats, leave_span, option_values, output_format, player_keys, player_names
 from referee.errors import UsageError
-from referee.files import record_files
-from referee.formats import DEFAULT_PALETTE
+from referee.record.files import record_files
+from referee.render.formats import DEFAULT_PALETTE
 from referee.games.base import count
-from referee.render.header import plain
-from referee.rules_text import rules_text
+from referee.text import plain
+from referee.data.rules_text import rules_text
 
 BOT_SECONDS = 3.0  # the engine's seconds a move on a bot seat, unless --bot gives them (SPEC §10)
 
@@ -71,14 +72,15 @@ def new_command(
 
     Example, against the engine: referee new hermit -o game.toml --player 1=Ann --bot 2=5
     """
-    from referee import diagrams, play  # drawing: see the top
+    from referee.play.game_file import new_game
+    from referee.render.diagram import text_diagram  # drawing: see the top
 
     options, names, keys = option_values(option), player_names(player), player_keys(key)
-    game = play.new_game(game_name, options, names, keys, output, force, clock, leave,
+    game = new_game(game_name, options, names, keys, output, force, clock, leave,
                          bot_seats(bot, BOT_SECONDS), winnable)
     for note in game.notes:
         typer.echo(plain(note))
-    typer.echo(diagrams.text_diagram(game.play), nl=False)
+    typer.echo(text_diagram(game.play), nl=False)
     if winnable:
         typer.echo(f"Seed {game.play.record.options['seed']}: a deal the solver proves winnable.")
 
@@ -113,15 +115,17 @@ def move_command(
 
     Example: referee move game.toml "b e5" --as 1 --if "w d4" --then "b c3"
     """
-    from referee import diagrams, play  # drawing: see the top
+    from referee.play.game_file import play_turn
+    from referee.render.diagram import svg_diagram, text_diagram  # drawing: see the top
 
     if len(if_moves or []) != len(then_moves or []):
         raise UsageError("--if and --then come in pairs: one --then for each --if")
     span = leave_span(leave) if leave is not None else None
-    turn = play.play_turn(file, move, seat=seat, comment=comment, key_file=sign, svg=svg,
-                          palette=palette.value, force=force, conditions=list(zip(if_moves or [], then_moves or [])),
-                          leave=span, offer_draw=offer_draw)
-    typer.echo(diagrams.text_diagram(turn.play), nl=False)
+    picture = (svg, partial(svg_diagram, palette=palette.value)) if svg is not None else None
+    turn = play_turn(file, move, seat=seat, comment=comment, key_file=sign, picture=picture,
+                     force=force, conditions=list(zip(if_moves or [], then_moves or [])),
+                     leave=span, offer_draw=offer_draw)
+    typer.echo(text_diagram(turn.play), nl=False)
     for note in turn.notes:
         typer.echo(plain(note))  # a note may name a player: safe for a terminal
 
@@ -233,10 +237,10 @@ def show_command(
 
     Example: referee show game.toml --ply 12 -o ply12.svg; referee show game.toml -o game.html
     """
-    from referee import pictures  # drawing: see the top
+    from referee.render import show  # drawing: see the top
 
     chosen = output_format(output, fmt and fmt.value, "show")
-    write_output(output, pictures.diagram(file, ply, chosen, output, force, palette.value))
+    write_output(output, show.diagram(file, ply, chosen, output, force, palette.value))
 
 
 @app.command("board")
@@ -255,10 +259,10 @@ def board_command(
 
     Example: referee board odd -o sheet.pdf --paper letter
     """
-    from referee import pictures  # drawing: see the top
+    from referee.render import show  # drawing: see the top
 
     chosen = output_format(output, fmt and fmt.value, "board")
-    sheet = pictures.blank_board(game_name, option_values(option), paper.value, chosen, output, force, palette.value)
+    sheet = show.blank_board(game_name, option_values(option), paper.value, chosen, output, force, palette.value)
     write_output(output, sheet)
 
 

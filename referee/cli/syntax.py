@@ -12,11 +12,11 @@ import sys
 from pathlib import Path
 from typing import Callable
 
-from referee import formats
-from referee.clock import bounded
+from referee.render import formats
+from referee.record.clock import bounded
 from referee.errors import UsageError
-from referee.players import seat_number
-from referee.seal import KEY_PREFIX
+from referee.record.players import seat_number
+from referee.record.seal import KEY_PREFIX
 
 BINARY = ("png", "gif", "pdf")  # formats of bytes, not text: never written to a terminal
 

@@ -4,7 +4,10 @@ as a path.
 A shipped file is called "<kind>-<name>.toml" (e.g. "crab-deck-sample.toml"). Everything a data
 option names is loaded here and only here — by `referee new` and `referee board`, which copy it
 into the record's [setup] or draw it — so the rules never touch the file system and a record
-never depends on a file its reader may lack (SPEC §1).
+never depends on a file its reader may lack (SPEC §1). rules_text.py gives `referee rules`
+its texts, shipped here too.
+
+May import: referee.record (files, toml_reading), referee.games, referee.errors.
 """
 
 from __future__ import annotations
@@ -14,8 +17,8 @@ from functools import cache
 from typing import Any
 
 from referee.errors import RecordError, RefereeError, UsageError
-from referee.files import read_input
-from referee.toml_reading import load_toml
+from referee.record.files import read_input
+from referee.record.toml_reading import load_toml
 
 
 MAX_NAME = 64  # a built-in file's name; anything longer is a path (or no file at all)

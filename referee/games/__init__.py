@@ -1,7 +1,12 @@
 """The games the referee knows, by id: one registration line a game (`REGISTRY`).
 
-Adding a game is its package here, its drawer in referee/render/ if it brings a new kind of
-board, one line below, its tests and its samples (README, Development).
+  base.py     the one shape every game has (`Game`) and the values it speaks in
+  picture.py  plain data that says what a diagram shows: games fill it in, drawers draw it
+  odd/ (odd and dustin), hermit/, harmijan/, hermetica/, crab/: one package a game
+
+Rules are pure: no file, no printing, no clock. May import: referee.geometry, referee.errors.
+Adding a game is its package here, its drawer in referee/render/drawers/ if it brings a new
+kind of board, one line below, its tests and its samples (docs/development.md).
 """
 
 from __future__ import annotations

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from referee.picture import Picture
-from referee.render.header import Header
+from referee.games.picture import Picture
+from referee.play.words import Header
 
 
 def title(head: Header) -> str:

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Iterable, NamedTuple
 
-from referee.render.header import columns, cut, wrap
+from referee.text import columns, cut, wrap
 
 # -- the SVG diagrams (pixels) ----------------------------------------------------------------
 

@@ -21,7 +21,7 @@ from __future__ import annotations
 
 from typing import Iterable, Mapping, NamedTuple
 
-from referee.formats import DEFAULT_PALETTE, PALETTES
+from referee.render.formats import DEFAULT_PALETTE, PALETTES
 
 __all__ = ["DEFAULT_PALETTE", "PALETTES", "Palette", "style"]
 
@@ -46,7 +46,7 @@ def chosen(table: Mapping[str, Palette], name: str | None) -> Palette:
     return table[name or DEFAULT_PALETTE]
 
 
-# -- the grid games (render/grid.py, templates/diagram.svg.j2) ---------------------------------
+# -- the grid games (render/drawers/grid.py, templates/diagram.svg.j2) -----------------------------
 
 GRID_RULES = (
     (".cell", "fill: {board}; stroke: {edge}; stroke-width: 1;"),
@@ -100,7 +100,7 @@ GRID = {
 }
 
 
-# -- Hermetica (render/hermetica.py, templates/hermetica.svg.j2) --------------------------------
+# -- Hermetica (render/drawers/hermetica.py, templates/hermetica.svg.j2) ---------------------------
 
 HERMETICA_RULES = (
     (".cell", "fill: {ground}; stroke: {edge}; stroke-width: 1;"),
@@ -203,10 +203,10 @@ HERMETICA = {
 }
 
 
-# -- crab (render/crab.py, templates/crab.svg.j2) -------------------------------------------------
+# -- crab (render/drawers/crab.py, templates/crab.svg.j2) ------------------------------------------
 
 # Every word of a crab picture is 13 px or more: a phone's screen shows the review page's
-# picture (render/crab.py, BARE_COAST_ROW) at about 11/13 of its size or more, and the page
+# picture (render/drawers/crab.py, BARE_COAST_ROW) at about 11/13 of its size or more, and the page
 # never below that (render/review.py), so that no word is read below 11 px.
 CRAB_RULES = (
     (".card", "fill: {card}; stroke: {edge}; stroke-width: 1;"),
@@ -297,7 +297,7 @@ CRAB = {
 CRAB_LETTER_RULES = ((".letter.on-dark", "fill: {on_dark};"),)
 
 
-# -- the printable sheets (render/grid.py and render/hermetica.py: `paper`) -------------------------
+# -- the printable sheets (render/drawers/grid.py and render/drawers/hermetica.py: `paper`) --------
 
 # A sheet is drawn in black and greys for every palette: it is made to be printed, on any
 # printer, and its Horizons are told apart by their places (Sun below, Moon above) and its

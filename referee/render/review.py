@@ -47,12 +47,12 @@ from urllib.parse import quote
 
 from markupsafe import Markup
 
-from referee.players import short_name
-from referee.record import toml_datetime
-from referee.render.diagram import Drawn, drawn
-from referee.render.header import cut
+from referee.record.players import short_name
+from referee.record.values import toml_datetime
+from referee.render.drawing import Drawn, drawn
+from referee.text import cut
 from referee.render.templates import asset, render
-from referee.replay import Replay
+from referee.play.replay import Replay
 
 # JSON written inside <script type="application/json">: the HTML parser ends such a block only
 # at `</script` and reads no character reference in it, so with no `<` there is no way out of

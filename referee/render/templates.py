@@ -13,7 +13,7 @@ from pathlib import Path
 import jinja2
 from markupsafe import Markup
 
-from referee.render.header import plain
+from referee.text import plain
 
 try:
     # The package's folder, as installed (a wheel is unpacked, never zipped). Not

@@ -1,10 +1,11 @@
-"""What the test engines share: the referee's own UGI session (referee/ugi.py) keeps the game,
+"""What the test engines share: the referee's own UGI session (referee/engine/ugi.py) keeps the game,
 the options and the position; each engine says who it is and answers `go` its own way."""
 
 import argparse
 import sys
 
-from referee.ugi import Session, wire  # noqa: F401 - wire: for the engines
+from referee.engine.ugi import Session
+from referee.engine.wire import wire  # noqa: F401 - for the engines
 
 __all__ = ["Engine", "main", "wire"]
 

@@ -7,7 +7,7 @@ right, and Hermie reaching the Wave wins.
   moves.py     a placement, the round, and their notation
   position.py  play-area cells, each seat's area, hand and pile, the Coast
   rules.py     the phases as pure helpers: placing, patterns, the draw, the Wave, the tasks
-  picture.py   the view models referee/render/crab.py draws, and the Coast in one line
+  picture.py   the view models referee/render/drawers/crab.py draws, and the Coast in one line
   game.py      the game behind the referee's hooks
 """
 

@@ -1,5 +1,5 @@
 """The position of Hermit: Small crab, big wave as plain data for the diagrams: the play
-areas cell by cell and the Coast strip, drawn by referee/render/crab.py; and the Coast in one
+areas cell by cell and the Coast strip, drawn by referee/render/drawers/crab.py; and the Coast in one
 line of words for the status lines."""
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from referee.games.crab.deck import BLANK, CAP, COAST, COLUMNS, POOL, STAR, Card
 from referee.games.crab.moves import Round
 from referee.games.crab.position import CrabState
 
-# What the drawer (referee/render/crab.py) reads: the view models and the symbols' names.
+# What the drawer (referee/render/drawers/crab.py) reads: the view models and the symbols' names.
 __all__ = ["BLANK", "CAP", "COAST", "COLUMNS", "POOL", "STAR", "AreaView", "CardView", "CellView",
            "CrabPicture", "SlotView", "coast_line", "crab_picture"]
 
@@ -62,7 +62,7 @@ class SlotView:
 
 @dataclass(frozen=True)
 class CrabPicture:
-    """The play areas and the Coast strip; drawn by referee/render/crab.py."""
+    """The play areas and the Coast strip; drawn by referee/render/drawers/crab.py."""
 
     style: ClassVar[str] = "crab"  # the board style, which names the drawer (render/diagram.py)
     areas: tuple[AreaView, ...]

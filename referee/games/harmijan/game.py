@@ -16,7 +16,7 @@ from referee.games.harmijan.moves import Choice, Setup, Turn, all_setups, parse_
 from referee.games.harmijan.position import HarmijanState
 from referee.games.harmijan.scoring import BLACK, COLOUR, WHITE, compare
 from referee.geometry.hexhex import hexhex_grid
-from referee.picture import Picture, PieceKind
+from referee.games.picture import Picture, PieceKind
 
 if TYPE_CHECKING:
     import random

@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 
 from referee.games.hermetica.board import MOON, SIDE, SUN, Board
 from referee.games.hermetica.position import ELEMENTS, UNIT_NAME, ActionReport, Unit
-from referee.picture import PieceKind
+from referee.games.picture import PieceKind
 
 # What the drawer reads: the view model, and the names of sides, units and elements.
 __all__ = ["ELEMENTS", "KINDS", "MOON", "SIDE", "SUN", "UNIT_NAME", "ActionReport", "Board",

@@ -13,7 +13,7 @@ from referee.games.hermit.playout import play_out
 from referee.games.hermit.position import HermitState
 from referee.geometry import hexhex_grid, square_grid
 from referee.geometry.grid import Grid
-from referee.picture import Picture, PieceKind
+from referee.games.picture import Picture, PieceKind
 
 if TYPE_CHECKING:
     import random  # the caller brings its own generator

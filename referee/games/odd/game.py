@@ -11,7 +11,7 @@ from referee.games.odd.moves import BLACK, COLOUR_LETTER, EMPTY, WHITE, Placemen
 from referee.games.odd.playout import play_out, some_plies_at_random
 from referee.games.odd.position import OddState
 from referee.geometry.hexhex import HexHexGrid, hexhex_grid
-from referee.picture import Picture, PieceKind
+from referee.games.picture import Picture, PieceKind
 
 if TYPE_CHECKING:
     import random  # the caller brings its own generator

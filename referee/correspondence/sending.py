@@ -1,0 +1,85 @@
+"""Sending a game by mail (SPEC §4, §6, §8): the message that carries a game to the next player,
+and the reminder to a seat whose clock runs, each with the diagram in the body and the record,
+the SVG and the PNG attached (correspondence/mail.py builds the message).
+
+Loading this module loads the email package and Jinja (a mail carries the diagram); the command
+line imports it only in `mail` and `remind`.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from referee.correspondence.mail import build_message
+from referee.errors import UsageError
+from referee.play.replay import Replay, replay
+from referee.play.reports import record_in
+from referee.play.words import result_words, who
+from referee.record.clock import now, short_words, stamp, words
+from referee.record.files import check_output, read_input
+from referee.render.diagram import svg_diagram, text_diagram, to_png
+from referee.render.show import review_page
+from referee.text import plain, wrap
+
+ATTACHMENTS = ("html",)
+
+
+def mail(path: str, to: str | None, output: str | None = None, force: bool = False,
+         attach: list[str] | None = None, palette: str | None = None):
+    """`referee mail`: the message to send, as an EmailMessage (the record read once).
+    `attach` names extra attachments: "html", the review page of the whole game; the pictures
+    are drawn in `palette` (SPEC §8b; None: the default)."""
+    for extra in attach or []:
+        if extra not in ATTACHMENTS:
+            raise UsageError(f"--attach takes {', '.join(ATTACHMENTS)}, not {extra!r}")
+    check_output(output, force)
+    data = read_input(path, "record")
+    play = replay(record_in(data, path))
+    name = Path(path).name
+    body = text_diagram(play) + (
+        "\nThe record is attached. To answer:\n"
+        f"  referee receive THIS-MESSAGE.eml --mine {name}\n"
+        f"  referee move {name} \"<your move>\"\n"
+        f"  referee mail {name} -o reply.eml\n"
+    )
+    page = review_page(play, palette=palette) if "html" in (attach or []) else None
+    if page is not None:
+        body += "The review page of the whole game is attached: open it in a web browser.\n"
+    return _message(play, data, name, body, to, palette, html=page)
+
+
+def remind(path: str, to: str | None = None, output: str | None = None, force: bool = False,
+           palette: str | None = None):
+    """`referee remind`: a reminder to the seat to move of a game with a clock, with its time
+    left and deadline (SPEC §6)."""
+    check_output(output, force)
+    data = read_input(path, "record")
+    play = replay(record_in(data, path))
+    seat, clock = play.to_move(), play.clock
+    if clock is None:
+        raise UsageError(f"{path}: the game has no clock: there is no time to remind of")
+    if seat is None:
+        raise UsageError(f"{path}: the game is over ({result_words(play)}): nobody is to move")
+    moment = now()
+    left = clock.left(seat, moment, True)
+    name = Path(path).name
+    when = stamp(clock.deadline(seat))
+    if left > 0:
+        news = f"{who(play, seat)}, it is your move in {play.game.name}: {words(left)} left, until {when}."
+    else:
+        news = (f"{who(play, seat)}, it is your move in {play.game.name}, and your time ran out at {when}: "
+                "your opponent may claim the game (claim time).")
+    news = "\n".join(plain(line) for line in wrap(news))
+    body = (news + "\n\n" + text_diagram(play) + "\nTo answer:\n"
+            f"  referee move {name} \"<your move>\"\n  referee mail {name} -o reply.eml\n")
+    title = f"Reminder: {play.game.name}, your move ({short_words(left)} left, until {when})" if left > 0 \
+        else f"Reminder: {play.game.name}, your move (out of time since {when})"
+    return _message(play, data, name, body, to, palette, title=title, seats=[seat])
+
+
+def _message(play: Replay, data: bytes, name: str, body: str, to: str | None, palette: str | None,
+             **extra: Any):
+    picture = svg_diagram(play, palette=palette)
+    return build_message(play, record_name=name, record_data=data, body=body, svg=picture,
+                         png=to_png(picture), to=to, now=now(), **extra)

@@ -1,0 +1,18 @@
+"""Playing a game: a record replayed under the rules, a turn taken, what a command says of it.
+
+  replay.py     the one replay pass every command shares: each ply checked, the seal, the
+                signatures, the plies written for a seat and the engine's seat
+  turn.py       a player's turn as one transaction on a fork: the move, the passes it forces,
+                conditional replies, the new record built and sealed once
+  game_file.py  a new game written; `move` under the record's lock, written once
+  bots.py       the engine's seats: their replies in the same transaction (SPEC §10, §14)
+  choices.py    what a player chose by name: the game, its options and data files, a seat
+  keys.py       a key pair made, a private key read, a record's signatures checked
+  words.py      the words a player reads: seats by name, the result, the words around a board
+  reports.py    what a record says, as plain values and lines: status, moves, history,
+                validate, verify, solve
+  archive.py    many records judged, one verdict each, on every core
+
+May import: referee.record, referee.games, referee.search (a bot's reply, the crab solver),
+referee.data, referee.errors, referee.text. Nothing here draws, mails or prints.
+"""

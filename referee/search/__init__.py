@@ -1,0 +1,9 @@
+"""The engine's thinking, over the games' hooks alone (games/base.py): no record, no file, no
+clock but the one it is given to stop by.
+
+  mcts.py    Monte Carlo tree search for any game, bounded in time and in memory
+  solver.py  the crab game's exact solver against the clock, and the hunt for a winnable deal
+
+May import: referee.games, referee.errors. The commands that use it (hint, bot seats, UGI,
+matches) live above: referee.play (bots) and referee.engine.
+"""
