@@ -5,6 +5,7 @@ answered with every move form, and a person called "it"."""
 from __future__ import annotations
 
 import fcntl
+import json
 import os
 import threading
 import time
@@ -13,6 +14,8 @@ from pathlib import Path
 import pytest
 
 from referee.record import files
+
+SAMPLES = Path(__file__).resolve().parents[1] / "sample_games"
 
 # -- a mistyped record name leaves nothing behind ------------------------------------------------
 
@@ -172,3 +175,14 @@ def test_mail_names_the_seat_whose_name_has_a_line_break_and_says_the_fix(cli, t
     assert result.exit_code == 2
     assert "seat 1" in result.output and "line break" in result.output and "[players]" in result.output
     assert not (tmp_path / "m.eml").exists()
+
+
+def test_a_sealed_record_changed_early_is_refused_where_it_was_changed(cli, tmp_path):
+    """Ply 2 made the cell of ply 5: the seal names ply 2, not the later move now illegal."""
+    text = (SAMPLES / "odd" / "odd-5-finished-01.toml").read_text(encoding="utf-8")
+    assert text.count('move = "w g8"') == 1 and text.count('move = "b c1"') == 1
+    (tmp_path / "g.toml").write_text(text.replace('move = "w g8"', 'move = "w c1"'), encoding="utf-8")
+    result = cli("validate", "g.toml", "--json")
+    assert result.exit_code == 1
+    error = json.loads(result.output)[0]["error"]
+    assert error["ply"] == 2 and "digest" in error["message"]

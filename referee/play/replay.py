@@ -306,11 +306,18 @@ def replay(record: Record, now: dt.datetime | None = None) -> Replay:
     latest = None
     if record.clock is not None:
         latest = (now or clock_now()) + FUTURE_SLACK
+    sealed = any(entry.digest is not None for entry in record.moves)
     try:
         for number, entry in enumerate(record.moves, 1):
-            _push_entry(play, entry, number, record.path, latest)
+            try:
+                _push_entry(play, entry, number, record.path, latest)
+            except RefereeError:
+                if sealed:
+                    # A sealed record changed at an earlier ply is refused at that ply (bad
+                    # digest), not at the later move the change made illegal.
+                    seal.check(record, play.entries)
+                raise
         _check_result(play)
-        sealed = any(entry.digest is not None for entry in record.moves)
         play.digests = seal.check(record, play.entries) if sealed else None
         written = play.written_for()
         _check_written_plies(play, written)
