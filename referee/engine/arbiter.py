@@ -21,6 +21,8 @@ move, and waits no longer than the seat has left.
 
 from __future__ import annotations
 
+import shlex
+import sys
 import threading
 from dataclasses import dataclass, field
 from typing import Callable, Protocol, Sequence
@@ -29,12 +31,15 @@ from referee.engine.match_files import GameLog, Opening, Settings
 from referee.engine.process import READY_WAIT, EngineFault, EngineProcess, said
 from referee.engine.tournament import Pair
 from referee.engine.wire import wire
-from referee.errors import NotationError, RefereeError
+from referee.errors import NotationError, RefereeError, UsageError
 from referee.play.game_file import check_size, new_game
 from referee.play.replay import Replay
 from referee.play.turn import take_turn
 from referee.record.clock import now
 from referee.record.files import write_atomic
+
+
+REFEREE = "referee"  # as an ENGINE: the referee's own engine, run as a process like any other
 
 
 class Aborted(Exception):
@@ -190,6 +195,21 @@ def _ready(engines: Engines, engine: int) -> None:
         engines.start(engine)
     except OSError as exc:
         raise EngineFault("crash", f"could not be started again: {exc.strerror or exc}") from None
+
+
+def engine_argv(text: str, number: int) -> tuple[str, ...]:
+    """An ENGINE's command as the shell would split it (run without a shell); `referee` is
+    the referee's own engine, run with this Python."""
+    try:
+        words = shlex.split(text)
+    except ValueError as exc:
+        raise UsageError(f"engine {number} ({text!r}): {exc}") from None
+    if not words:
+        raise UsageError(f"engine {number}: an empty command")
+    if words == [REFEREE]:
+        return (sys.executable, "-m", "referee", "engine")
+    return tuple(words)
+
 
 
 def from_wire(play: Replay, text: str) -> str:

@@ -22,16 +22,16 @@ from __future__ import annotations
 import os
 import queue
 import random
-import shlex
 import signal
-import sys
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
 from referee.engine import tournament
-from referee.engine.arbiter import Aborted, Engines, GameResult, from_wire, play_pair, read_back  # noqa: F401
+from referee.engine.arbiter import (  # noqa: F401 - from_wire, REFEREE: this module's as before
+    REFEREE, Aborted, Engines, GameResult, engine_argv, from_wire, play_pair, read_back,
+)
 from referee.engine.match_files import (
     SETTINGS, Opening, Settings, default_folder, earlier_match, left_over, log_target, random_openings,
     read_openings, read_settings, remove, write_log, write_settings,
@@ -44,7 +44,6 @@ from referee.play import reports
 from referee.play.choices import game_named, game_options
 from referee.record.files import check_output, write_atomic
 
-REFEREE = "referee"  # as an ENGINE: the referee's own engine, run as a process like any other
 PLY_CAP = 1000  # plies after which a game is adjudicated a draw; no game has come near it
 MOST_GAMES = 100_000
 MOST_AT_ONCE = 64
@@ -225,20 +224,6 @@ def _engine_option(text: str, engines: int) -> tuple[int, str, str]:
     if any(c in name + value for c in "\r\n\0"):
         raise UsageError(f"--engine-option {text!r}: a name or value on one line")
     return int(number) - 1, name.strip(), value.strip()
-
-
-def engine_argv(text: str, number: int) -> tuple[str, ...]:
-    """An ENGINE's command as the shell would split it (run without a shell); `referee` is
-    the referee's own engine, run with this Python."""
-    try:
-        words = shlex.split(text)
-    except ValueError as exc:
-        raise UsageError(f"engine {number} ({text!r}): {exc}") from None
-    if not words:
-        raise UsageError(f"engine {number}: an empty command")
-    if words == [REFEREE]:
-        return (sys.executable, "-m", "referee", "engine")
-    return tuple(words)
 
 
 # -- the match -------------------------------------------------------------------------------
