@@ -33,8 +33,8 @@ from referee.engine.arbiter import (  # noqa: F401 - from_wire, REFEREE: this mo
     REFEREE, Aborted, Engines, GameResult, engine_argv, from_wire, play_pair, read_back,
 )
 from referee.engine.match_files import (
-    SETTINGS, Opening, Settings, default_folder, earlier_match, left_over, log_target, random_openings,
-    read_openings, read_settings, remove, write_log, write_settings,
+    SETTINGS, GameLog, Opening, Settings, default_folder, earlier_match, left_over, log_target, parse_clock,
+    parse_engine_option, random_openings, read_openings, read_settings, remove, write_log, write_settings,
 )
 from referee.engine.process import TERM_WAIT, EngineFault, adopting
 from referee.engine.stats import Sprt, llr, parse_sprt
@@ -153,7 +153,7 @@ def plan(engines: tuple[str, ...], game_name: str, given: dict[str, str] | None,
         raise UsageError("--sprt tests one engine against another: give exactly two ENGINEs")
     if tc is not None and movetime is not None:
         raise UsageError("give --movetime or --tc, not both")
-    clock = _clock(tc) if tc is not None else None
+    clock = parse_clock(tc) if tc is not None else None
     movetime = None if clock else (1000 if movetime is None else movetime)
     games = (SPRT_GAMES if test else 2) if games is None else games
     for value, least, most, what in ((games, 1, MOST_GAMES, "--games"),
@@ -165,7 +165,7 @@ def plan(engines: tuple[str, ...], game_name: str, given: dict[str, str] | None,
     if startup is not None and not 0.1 <= startup <= 600:
         raise UsageError(f"--startup-seconds takes 0.1 to 600, not {startup:g}")
     argv = tuple(engine_argv(text, n) for n, text in enumerate(engines, 1))
-    own = tuple(_engine_option(text, len(engines)) for text in engine_options)
+    own = tuple(parse_engine_option(text, len(engines)) for text in engine_options)
     if force and folder is not None:
         earlier_match(folder)  # refused now, before any engine starts
     if openings is not None and random_plies is not None:
@@ -199,31 +199,6 @@ def resume_plan(folder: str, concurrency: int = 1, scheduler: str | None = None,
 
         check_scheduler(scheduler)
     return Plan(settings, argv, folder, concurrency, scheduler, False, True, log_target(log))
-
-
-def _clock(text: str) -> tuple[float, float]:
-    """`--tc BASE+INC` in seconds (`60+0.5`; `60` alone: no increment)."""
-    base, _, increment = text.partition("+")
-    try:
-        clock = float(base), float(increment or 0)
-    except ValueError:
-        raise UsageError(f"--tc {text!r}: give BASE+INC in seconds, e.g. --tc 10+0.1") from None
-    if not (0 < clock[0] <= 86_400 and 0 <= clock[1] <= 3_600):
-        raise UsageError(f"--tc {text!r}: BASE is 0–86,400 seconds (more than 0), INC 0–3,600")
-    return clock
-
-
-def _engine_option(text: str, engines: int) -> tuple[int, str, str]:
-    """`--engine-option I:NAME=VALUE` → (I − 1, NAME, VALUE)."""
-    number, colon, rest = text.partition(":")
-    name, equals, value = rest.partition("=")
-    if not (colon and equals and number.strip().isdigit() and name.strip()):
-        raise UsageError(f"--engine-option {text!r}: give I:NAME=VALUE, e.g. --engine-option 2:Threads=1")
-    if not 1 <= int(number) <= engines:
-        raise UsageError(f"--engine-option {text!r}: there is no engine {int(number)} (1 to {engines})")
-    if any(c in name + value for c in "\r\n\0"):
-        raise UsageError(f"--engine-option {text!r}: a name or value on one line")
-    return int(number) - 1, name.strip(), value.strip()
 
 
 # -- the match -------------------------------------------------------------------------------
@@ -425,6 +400,9 @@ class Local:
         that fails, in the order given, is the error. Their names (resuming: those kept)."""
         first = self.workers[0]
         count = len(self.plan.argv)
+        log = GameLog() if self.plan.log is not None else None
+        for engine in range(count):
+            first[engine].log = log.hook(engine) if log is not None else None
         pool = ThreadPoolExecutor(max_workers=count)
         try:
             futures = [pool.submit(first.start, engine) for engine in range(count)]
@@ -439,6 +417,10 @@ class Local:
                     raise starting_error(exc, engine, self.plan)
         finally:
             pool.shutdown(wait=False)
+            for engine in range(count):
+                first[engine].log = None
+            if log is not None:
+                write_log(self.plan.log, None, 0, log.text())
         if self.plan.resume:
             return self.plan.settings.names
         return tournament.told_apart([first[e].name for e in range(count)], self.plan.argv)

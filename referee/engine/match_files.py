@@ -146,6 +146,31 @@ class Settings:
         return replace(self, names=names)
 
 
+def parse_clock(text: str) -> tuple[float, float]:
+    """`--tc BASE+INC` in seconds (`60+0.5`; `60` alone: no increment)."""
+    base, _, increment = text.partition("+")
+    try:
+        clock = float(base), float(increment or 0)
+    except ValueError:
+        raise UsageError(f"--tc {text!r}: give BASE+INC in seconds, e.g. --tc 10+0.1") from None
+    if not (0 < clock[0] <= 86_400 and 0 <= clock[1] <= 3_600):
+        raise UsageError(f"--tc {text!r}: BASE is 0–86,400 seconds (more than 0), INC 0–3,600")
+    return clock
+
+
+def parse_engine_option(text: str, engines: int) -> tuple[int, str, str]:
+    """`--engine-option I:NAME=VALUE` → (I − 1, NAME, VALUE)."""
+    number, colon, rest = text.partition(":")
+    name, equals, value = rest.partition("=")
+    if not (colon and equals and number.strip().isdigit() and name.strip()):
+        raise UsageError(f"--engine-option {text!r}: give I:NAME=VALUE, e.g. --engine-option 2:Threads=1")
+    if not 1 <= int(number) <= engines:
+        raise UsageError(f"--engine-option {text!r}: there is no engine {int(number)} (1 to {engines})")
+    if any(c in name + value for c in "\r\n\0"):
+        raise UsageError(f"--engine-option {text!r}: a name or value on one line")
+    return int(number) - 1, name.strip(), value.strip()
+
+
 def write_settings(folder: str, settings: Settings) -> None:
     data: dict[str, Any] = {
         "format": 1, "game": settings.game, "engines": list(settings.commands),
@@ -321,16 +346,18 @@ def log_target(path: str | None) -> tuple[str, bool] | None:
     return path, False
 
 
-def write_log(target: tuple[str, bool], record_file: str, number: int, text: str) -> None:
-    """A game's log: NNN-…-vs-….log in the folder, or added to the one file under a heading."""
+def write_log(target: tuple[str, bool], record_file: str | None, number: int, text: str) -> None:
+    """A game's log: NNN-…-vs-….log in the folder, or added to the one file under a heading;
+    the engines' first start (before any game: `record_file` None) as start.log."""
     where, folder = target
+    name = os.path.basename(record_file).removesuffix(".toml") if record_file else "start"
+    heading = f"== game {number}: {name}.toml" if record_file else "== the engines start"
     try:
         if folder:
-            with open(os.path.join(where, os.path.basename(record_file).removesuffix(".toml") + ".log"),
-                      "w", encoding="utf-8") as handle:
+            with open(os.path.join(where, name + ".log"), "w", encoding="utf-8") as handle:
                 handle.write(text)
         else:
             with open(where, "a", encoding="utf-8") as handle:
-                handle.write(f"== game {number}: {os.path.basename(record_file)}\n{text}")
+                handle.write(f"{heading}\n{text}")
     except OSError as exc:
         raise UsageError(f"--log {where}: cannot write: {exc.strerror}") from None

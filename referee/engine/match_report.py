@@ -241,4 +241,4 @@ def to_json(played: Played, report: Report) -> dict[str, Any]:
 
 def _finite(value: float | None) -> float | None:
     """A number for JSON: rounded, None where unbounded (JSON has no infinity)."""
-    return None if value is None or math.isinf(value) else round(value, 1)
+    return None if value is None or math.isinf(value) else round(value, 1) + 0.0  # + 0.0: never −0.0

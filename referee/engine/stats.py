@@ -16,7 +16,7 @@ result that would measure μ as closely as these pairs do (the "effective sample
 statistics). Near μ it is the normal interval μ ± 1.96 σ/√N of the pentanomial variance; at the
 edges it stays inside (0, 1), as Wilson's interval does, where μ ± 1.96 σ/√N would pass 1: so
 its ends are finite unless one side won every game (19 wins and 1 loss in 10 pairs: +636, 95 %
-from +341 to +918, where the normal interval's upper end was +∞). When every pair scored the
+from +342 to +931, where the normal interval's upper end was +∞). When every pair scored the
 same, σ is 0 and says nothing of the spread: n is then the number of games (the binomial
 variance, the largest a score of mean μ can have).
 

@@ -2,7 +2,7 @@
 the options and the position; each engine says who it is and answers `go` its own way.
 
 Every engine takes `--think MS` (it waits that long before each answer, so that a test can stop
-a match in the middle of a game) and the option `Seed` (`setoption name Seed value N`, as
+a match in the middle of a game), `--slow-start S` (it reads nothing for S seconds) and the option `Seed` (`setoption name Seed value N`, as
 `--engine-option I:Seed=N` sends it), which does what `--seed N` does."""
 
 import argparse
@@ -47,6 +47,7 @@ def main(kind, argv):
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--after", type=int, default=0, help="moves made well before failing")
     parser.add_argument("--think", type=int, default=0, help="milliseconds before each answer")
+    parser.add_argument("--slow-start", type=float, default=0, help="seconds before it reads its input")
     args = parser.parse_args(argv)
 
     def say(line):
@@ -56,6 +57,7 @@ def main(kind, argv):
     engine = kind(say)
     engine.name = args.name or kind.name
     engine.seed, engine.after, engine.think = args.seed, args.after, args.think
+    time.sleep(args.slow_start)  # as a Java engine's virtual machine starts
     for line in sys.stdin:
         if not engine.handle(line):
             break
