@@ -354,3 +354,14 @@ def test_the_progress_line_fits_78_columns():
     line = progress_line(done)
     assert line.startswith("10/40 games  ") and "LLR 0.42" in line and len(line) <= 78
     assert signal.SIGINT  # (the module's signals are used by the tests above)
+
+
+def test_a_folder_of_a_match_is_read_as_its_records_without_match_toml(cli, tmp_path):
+    played(cli, ONE, TWO, *SMALL, "--games", "2", "--movetime", "50", "--out", "m")
+    validated = cli("validate", "m")
+    assert validated.exit_code == 0 and "2 of 2 records valid" in validated.output
+    # A record of a player's own that happens to be called match.toml is still a record.
+    (tmp_path / "mine").mkdir()
+    assert cli("new", "odd", "-O", "size=3", "-o", "mine/match.toml").exit_code == 0
+    mine = cli("validate", "mine")
+    assert mine.exit_code == 0 and "valid   mine/match.toml" in mine.output
