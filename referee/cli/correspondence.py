@@ -20,7 +20,8 @@ from referee.text import plain
 @guard
 def mail_command(
     file: str = typer.Argument(..., metavar="FILE", help="The record file."),
-    to: Optional[str] = typer.Option(None, "--to", metavar="ADDRESS", help="Send to ADDRESS instead of the [players] address of the seat to move."),
+    to: Optional[str] = typer.Option(None, "--to", metavar="ADDRESS", help="Send to ADDRESS instead of the [players] address of the other seat."),
+    seat: Optional[str] = typer.Option(None, "--as", metavar="SEAT", help="Whose copy this is, the mail's sender (default: the seat of the last move made by hand, not a pass or reply the referee wrote for a seat)."),
     output: Optional[str] = typer.Option(None, "-o", "--output", metavar="MESSAGE.eml", help="Write the message here instead of printing it."),
     attach: Optional[list[Attachment]] = typer.Option(None, "--attach", help="Also attach html: the review page of the whole game."),
     force: bool = typer.Option(False, "--force", help="Replace MESSAGE.eml if it exists."),
@@ -28,6 +29,9 @@ def mail_command(
 ) -> None:
     """Make the mail to send: the board and status in the body, the record, SVG and PNG attached.
 
+    The mail is from the seat whose copy it is (the seat of the last move made by hand, or
+    --as SEAT) to the other seat, also when a conditional reply of the other seat was played
+    after that move. A game with a clock gets its deadline attached as a calendar event.
     Open MESSAGE.eml in your mail program (or send it with any tool that sends .eml files).
 
     Example: referee mail game.toml -o to-bo.eml --attach html
@@ -35,7 +39,7 @@ def mail_command(
     from referee.correspondence.sending import mail  # the email package: see the top
 
     output_format(output, None, "mail")
-    message = mail(file, to, output, force, [a.value for a in attach or []], palette.value)
+    message = mail(file, to, output, force, [a.value for a in attach or []], palette.value, seat)
     write_output(output, bytes(message))
     if output:
         typer.echo(f"{output}: to {message['To']}, subject \"{message['Subject']}\"")
