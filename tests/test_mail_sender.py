@@ -95,7 +95,8 @@ def test_a_new_game_goes_to_the_seat_to_move(cli):
 def test_a_bot_game_is_mailed_from_the_player_never_from_the_engine(cli):
     """Ann plays the engine: the last ply is the engine's reply, but the copy is Ann's. The
     engine reads no mail: without --to the mail is refused saying so; with it, it is Ann's."""
-    odd(cli, "game.toml", "--bot", "2=0.1")
+    made = cli("new", "odd", "-o", "game.toml", "--player", f"1={ANN}", "--bot", "2=0.1")
+    assert made.exit_code == 0, made.output
     assert cli("move", "game.toml", "b e5").exit_code == 0
     refused = cli("mail", "game.toml", "-o", "a.eml")
     assert refused.exit_code == 2 and "engine" in refused.output and "--to" in refused.output

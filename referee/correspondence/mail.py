@@ -79,7 +79,7 @@ def correspondents(play: Replay, sender: int | None = None) -> tuple[int | None,
     """Who a mail is from and to (SPEC §12): from the seat whose copy it is — `sender` (--as),
     else the seat of the last ply written by hand — to the other seat; in a game of more seats,
     to the seat to move, else every other seat. A copy with no ply by hand yet (a new game) is
-    nobody's in particular: it goes to the seat to move. Seats the engine plays read no mail."""
+    nobody's in particular: it goes to the seat to move."""
     if sender is None:
         hand = by_hand(play)
         sender = play.line[hand[-1]].mover if hand else None
@@ -92,9 +92,7 @@ def correspondents(play: Replay, sender: int | None = None) -> tuple[int | None,
             to = [to_move]
         else:
             to = others or [sender]  # a game of one seat: its player keeps the copy
-    bots = play.record.bots()
-    people = [s for s in to if s not in bots]
-    return sender, people or to  # only the engine's seats: build_message asks for --to
+    return sender, to
 
 
 def conditional_news(play: Replay, sender: int | None) -> list[str]:
@@ -135,7 +133,7 @@ def build_message(
         sender, seats = correspondents(play, sender)
     last = sender
     bots = play.record.bots()
-    addresses = [a for a in (address_of(play, s) for s in seats if s not in bots) if a]
+    addresses = [a for a in (address_of(play, s) for s in seats) if a]
     recipient = _header_safe(to) if to else ", ".join(addresses)
     if not recipient:
         listed = " or ".join(who_and_seat(play, s) for s in seats)

@@ -97,7 +97,8 @@ class Turn(NamedTuple):
 
 
 def play_turn(path: str, move: str | None, *, seat: int | str | None = None, comment: str | None = None,
-              conditions: list[tuple[str, str]] | None = None, key_file: str | None = None,
+              conditions: list[tuple[str, str]] | None = None, lines: list[str] | None = None,
+              key_file: str | None = None,
               picture: tuple[str, Callable[[Replay], str]] | None = None, force: bool = False,
               leave: tuple[dt.datetime, dt.datetime] | None = None, offer_draw: bool = False) -> Turn:
     """`referee move`: under the record's lock, replay it, take the turn as one transaction,
@@ -111,8 +112,9 @@ def play_turn(path: str, move: str | None, *, seat: int | str | None = None, com
         raise UsageError(f"--comment: at most {MAX_TEXT_CHARS} characters, not {len(comment)}")
     if path == STDIN:
         raise UsageError("move needs a record file to write back to, not - (standard input)")
-    if move is None and (seat is not None or comment is not None or conditions or key_file or leave or offer_draw):
-        raise UsageError("--as, --comment, --if, --sign, --leave and --offer-draw go with a move: give MOVE")
+    if move is None and (seat is not None or comment is not None or conditions or lines or key_file or leave
+                         or offer_draw):
+        raise UsageError("--as, --comment, --if, --line, --sign, --leave and --offer-draw go with a move: give MOVE")
     check_output(picture and picture[0], force=True)  # the picture, refreshed at every move
     check_output(path, force=True)  # a read-only record is refused before any work
     key = private_key(key_file) if key_file else None
@@ -132,7 +134,8 @@ def play_turn(path: str, move: str | None, *, seat: int | str | None = None, com
                     raise exc.located(file=path, ply=play.plies + 1, move=move.strip()).named(
                         lambda reason: in_words(play, reason))
             done = take_turn(play, move, seat=mover, comment=comment, at=now(),
-                             conditions=conditions or [], key=key, leave=leave, offer_draw=offer_draw,
+                             conditions=conditions or [], lines=lines or [], key=key, leave=leave,
+                             offer_draw=offer_draw,
                              bot=partner)
             done = replies(done.play, done.notes)
         text = done.play.record.to_toml()

@@ -20,7 +20,7 @@ import json
 from typing import Any
 
 from referee.errors import RecordError
-from referee.record.values import Entry, Record, toml_datetime
+from referee.record.values import Entry, Record, branch, toml_datetime
 
 PREFIX = "sha256:"
 KEY_PREFIX = "ed25519:"
@@ -130,15 +130,16 @@ def check(record: Record, moves: list[str]) -> list[str]:
 def written_for(record: Record, moves: list[str], movers: list[int], forced: list[bool]) -> list[int]:
     """The plies the other side's referee wrote for their seat (SPEC §9): a pass the rules
     forced (`forced[k-1]` for ply k) and a reply taken from the seat's own sealed conditional
-    moves (set in its ply just before the opponent's). Such a ply carries the seat's choice
-    only as far as the rules or its own earlier ply made it, so it needs no signature, and it
-    may carry nothing else (play/replay.py holds it to that)."""
+    moves (set in its ply just before the opponent's, or carried there as the line's `next`,
+    SPEC §12). Such a ply carries the seat's choice only as far as the rules or its own earlier
+    ply made it, so it needs no signature, and it may carry nothing else but the rest of that
+    line (play/replay.py holds it to that)."""
     plies = []
     for ply, seat in enumerate(movers, 1):
         if forced[ply - 1]:
             plies.append(ply)
         elif ply >= 3 and movers[ply - 2] != seat and movers[ply - 3] == seat:
-            if {"if": moves[ply - 2], "then": moves[ply - 1]} in record.moves[ply - 3].pending:
+            if branch(record.moves[ply - 3].pending, moves[ply - 2], moves[ply - 1]) is not None:
                 plies.append(ply)
     return plies
 
