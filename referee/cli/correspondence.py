@@ -105,6 +105,53 @@ def receive_command(
         typer.echo(plain(note))  # a note may name a player: safe for a terminal
 
 
+@app.command("notes")
+@guard
+def notes_command(
+    file: str = typer.Argument(..., metavar="FILE", help="The record file."),
+    key: Optional[str] = typer.Option(None, "--key", metavar="KEYFILE", help="Your private key: shows your own sealed notes."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """Show the sealed notes of a game: yours with --key, and every note of a seat that
+    revealed them (referee reveal); the others stay "sealed".
+
+    A note that does not open under its seat's key (moved to another ply or game, or changed)
+    is refused, naming its ply.
+
+    Example: referee notes game.toml --key ~/.ann.key
+    """
+    import json
+
+    from referee.correspondence.notes import notes, notes_lines
+
+    report = notes(file, key)
+    if as_json:
+        typer.echo(json.dumps(report, indent=2, ensure_ascii=False))
+        return
+    for line in notes_lines(file, report):
+        typer.echo(line)
+
+
+@app.command("reveal")
+@guard
+def reveal_command(
+    file: str = typer.Argument(..., metavar="FILE", help="The record file."),
+    key: str = typer.Option(..., "--key", metavar="KEYFILE", help="Your private key (it stays yours: only the note key it makes is written)."),
+) -> None:
+    """Reveal your sealed notes: append your note key to FILE, signed by you, so that anyone's
+    `referee notes FILE` shows them. Your private key is never written.
+
+    Example: referee reveal game.toml --key ~/.ann.key
+    """
+    from referee.correspondence.notes import reveal, reveal_words
+
+    from referee.text import wrap
+
+    play, seat = reveal(file, key)
+    for line in wrap(reveal_words(play, seat, file)):
+        typer.echo(line)
+
+
 key_app = typer.Typer(help="Keys for signed moves (needs `pip install 'referee[sign]'`).", no_args_is_help=True)
 app.add_typer(key_app, name="key")
 

@@ -96,6 +96,8 @@ def move_command(
     then_moves: Optional[list[str]] = typer.Option(None, "--then", metavar="MOVE", help="… then play this MOVE for me."),
     line: Optional[list[str]] = typer.Option(None, "--line", metavar="\"M1 M2 …\"", help="A conditional line: the opponent's move, your reply, the opponent's next, your reply … (moves with spaces written _, e.g. \"w_d4 b_c3 w_e7 b_f2\"; repeatable: lines that begin alike share it)."),
     sign: Optional[str] = typer.Option(None, "--sign", metavar="KEYFILE", help="Sign the move with the private key from `referee key new`."),
+    note: Optional[str] = typer.Option(None, "--note", metavar="TEXT", help="A note for yourself, sealed in the move: only you can read it (referee notes), until you reveal it (referee reveal). Needs --key."),
+    key: Optional[str] = typer.Option(None, "--key", metavar="KEYFILE", help="Your private key, which seals the --note (and signs the move)."),
     svg: Optional[str] = typer.Option(None, "--svg", metavar="OUT", help="Also write the new diagram as SVG to OUT (replaced at every move)."),
     palette: Palette = typer.Option(DEFAULT_PALETTE, "--palette", help="The colours of the --svg picture: " + PALETTE_HELP),
     leave: Optional[str] = typer.Option(None, "--leave", metavar="FROM..TO", help="Declare leave with this move, e.g. 2026-12-20..2027-01-03 (dates: 00:00 UTC)."),
@@ -119,6 +121,9 @@ def move_command(
     Example: referee move game.toml "b e5" --as 1 --if "w d4" --then "b c3"
 
     Example, a line two replies deep: referee move game.toml "b e5" --line "w_d4 b_c3 w_e7 b_f2"
+
+    A --note is sealed with your --key: your opponent's copy holds it, but only you can read it
+    (referee notes), until you reveal your note key (referee reveal), say once the game is over.
     """
     from referee.play.game_file import play_turn
     from referee.render.diagram import svg_diagram, text_diagram  # drawing: see the top
@@ -129,7 +134,7 @@ def move_command(
     picture = (svg, partial(svg_diagram, palette=palette.value)) if svg is not None else None
     turn = play_turn(file, move, seat=seat, comment=comment, key_file=sign, picture=picture,
                      force=force, conditions=list(zip(if_moves or [], then_moves or [])), lines=line or [],
-                     leave=span, offer_draw=offer_draw)
+                     leave=span, offer_draw=offer_draw, note=note, note_key_file=key)
     typer.echo(text_diagram(turn.play), nl=False)
     for note in turn.notes:
         typer.echo(plain(note))  # a note may name a player: safe for a terminal

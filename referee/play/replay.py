@@ -426,7 +426,12 @@ def _check_signed_seats(play: Replay, written: list[int]) -> None:
     """SPEC §9: a ply of a seat with a key carries a signature (whether it is that seat's is
     checked where the signing library is: keys.check_signatures)."""
     record = play.record
-    if not record.keys():
+    keys = record.keys()
+    for ply, entry in enumerate(record.moves, 1):
+        if entry.note is not None and play.line[ply].mover not in keys:  # SPEC §12
+            raise RecordError(f"a sealed note, but seat {play.line[ply].mover} has no key in [players] "
+                              "to seal it with", file=record.path, line=entry.line, ply=ply, move=entry.move)
+    if not keys:
         return
     for ply in seal.needs_signature(record, play.movers, written):
         entry = record.moves[ply - 1]

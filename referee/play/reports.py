@@ -326,6 +326,9 @@ def verify(path: str, against: str | None) -> list[str]:
         lines.append("signatures: all valid" + (f"; unsigned {_ranges(bare)}" if bare else ""))
     else:
         lines.append("signatures: none")
+    if record.reveals:
+        check_signatures(play)  # SPEC §12: each reveal signed by its seat, and its notes open
+        lines.append(f"revealed notes: {count(len(record.reveals), 'seat')}, all open")
     if against is not None:
         problem = seal.divergence(load(against), play)
         if problem:

@@ -57,14 +57,16 @@ def header_text(record: Record, *, keys: bool = True) -> str:
 
 def entry_text(ply: int, move: str, entry: Entry) -> str:
     """What ply `ply` adds to the chain: its canonical move, time stamp and comment, and the
-    leave, draw offer and conditional replies it carries when it has any (SPEC §6, §9), and
-    that the engine chose it (SPEC §10)."""
+    leave, draw offer, sealed note and conditional replies it carries when it has any (SPEC §6,
+    §9, §12), and that the engine chose it (SPEC §10)."""
     at = toml_datetime(entry.at) if entry.at is not None else None
     body: dict[str, Any] = {"ply": ply, "move": move, "at": at, "comment": entry.comment}
     if entry.leave is not None:
         body["leave"] = [toml_datetime(t) for t in entry.leave]
     if entry.offer is not None:
         body["offer"] = entry.offer
+    if entry.note is not None:  # SPEC §12: a sealed note cannot be changed later
+        body["note"] = entry.note
     if entry.pending:
         body["pending"] = entry.pending
     if entry.bot:
@@ -92,6 +94,12 @@ def _sealed_before_keys(record: Record, moves: list[str]) -> bool:
     legacy = extend(_digest("", header_text(record, keys=False)), 1, moves[: first + 1],
                     record.moves[: first + 1])
     return legacy[-1] == record.moves[first].digest
+
+
+def reveal_digest(record: Record, seat: int, key: str) -> str:
+    """What a seat signs to reveal its note key (SPEC §12): the key and the seat, chained to
+    digest 0, so that a reveal belongs to this game (its id) and these keys."""
+    return _digest(header_digest(record), canonical_json({"reveal": seat, "key": key}))
 
 
 def extend(previous: str, first_ply: int, moves: list[str], entries: list[Entry]) -> list[str]:
