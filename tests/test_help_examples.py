@@ -28,6 +28,7 @@ NEEDS: dict[str, str | None] = {
     "board": "",
     "mail": f'{NEW_ODD} && referee move game.toml "b e5"  # a game with the players\' addresses',
     "remind": f"{NEW_ODD} --clock 10/50d  # a game with a clock",
+    "status": f"{NEW_ODD} --clock 10/50d  # a game with a clock",
     "receive": (  # Ann's copy, game.toml, and Bo's answer to it, from-bo.eml
         f'{NEW_ODD} && referee move game.toml "b e5" && mkdir bo && cp game.toml bo/ && '
         '(cd bo && referee move game.toml "w d4" && referee mail game.toml -o ../from-bo.eml)'),

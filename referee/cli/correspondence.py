@@ -51,17 +51,19 @@ def remind_command(
     file: str = typer.Argument(..., metavar="FILE", help="The record file (a game with a clock)."),
     to: Optional[str] = typer.Option(None, "--to", metavar="ADDRESS", help="Send to ADDRESS instead of the [players] address of the seat to move."),
     output: Optional[str] = typer.Option(None, "-o", "--output", metavar="OUT.eml", help="Write the message here instead of printing it."),
-    force: bool = typer.Option(False, "--force", help="Replace OUT.eml if it exists."),
+    ics: Optional[str] = typer.Option(None, "--ics", metavar="OUT.ics", help="Also write the deadline as a calendar event to OUT.ics."),
+    force: bool = typer.Option(False, "--force", help="Replace OUT.eml and OUT.ics if they exist."),
     palette: Palette = typer.Option(DEFAULT_PALETTE, "--palette", help=PALETTE_HELP),
 ) -> None:
-    """Make a reminder mail to the seat to move: its time left and its deadline.
+    """Make a reminder mail to the seat to move: its time left and its deadline, attached as a
+    calendar event (an alarm a day before).
 
-    Example: referee remind game.toml -o reminder.eml
+    Example: referee remind game.toml -o reminder.eml --ics deadline.ics
     """
     from referee.correspondence.sending import remind  # the email package: see the top
 
     output_format(output, None, "remind")
-    message = remind(file, to, output, force, palette.value)
+    message = remind(file, to, output, force, palette.value, ics)
     write_output(output, bytes(message))
     if output:
         typer.echo(f"{output}: to {message['To']}, subject \"{message['Subject']}\"")

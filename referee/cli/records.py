@@ -185,9 +185,21 @@ def validate_command(
 def status_command(
     file: str = typer.Argument(..., metavar="FILE", help="The record file."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+    ics: Optional[str] = typer.Option(None, "--ics", metavar="OUT.ics", help="Also write the deadline of the seat to move as a calendar event (a game with a clock)."),
+    force: bool = typer.Option(False, "--force", help="Replace OUT.ics if it exists."),
 ) -> None:
-    """Whose turn it is, the score, and the result once the game is over."""
+    """Whose turn it is, the score, and the result once the game is over.
+
+    With --ics, the deadline of the seat to move goes into a calendar file, an alarm a day
+    before; a newer file of the same turn updates the same event.
+
+    Example: referee status game.toml --ics deadline.ics
+    """
     play = reports.load(file)
+    if ics is not None:
+        from referee.correspondence.deadlines import write_calendar  # the calendar library
+
+        write_calendar(play, file, ics, force)
     if as_json:
         typer.echo(json.dumps(reports.status(play), indent=2))
         return

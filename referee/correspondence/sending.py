@@ -18,6 +18,7 @@ from referee.play.replay import Replay, replay
 from referee.play.reports import record_in
 from referee.play.words import result_words, who
 from referee.record.clock import now, short_words, stamp, words
+from referee.correspondence.deadlines import calendar, has_deadline, write_calendar
 from referee.record.files import check_output, read_input
 from referee.render.diagram import svg_diagram, text_diagram, to_png
 from referee.render.show import review_page
@@ -58,10 +59,12 @@ def mail(path: str, to: str | None, output: str | None = None, force: bool = Fal
 
 
 def remind(path: str, to: str | None = None, output: str | None = None, force: bool = False,
-           palette: str | None = None):
+           palette: str | None = None, ics: str | None = None):
     """`referee remind`: a reminder to the seat to move of a game with a clock, with its time
-    left and deadline (SPEC §6)."""
+    left and deadline (SPEC §6), the deadline attached as a calendar event and, with `ics`,
+    written there too (SPEC §12)."""
     check_output(output, force)
+    check_output(ics, force)
     data = read_input(path, "record")
     play = replay(record_in(data, path))
     seat, clock = play.to_move(), play.clock
@@ -83,6 +86,8 @@ def remind(path: str, to: str | None = None, output: str | None = None, force: b
             f"  referee move {name} \"<your move>\"\n  referee mail {name} -o reply.eml\n")
     title = f"Reminder: {play.game.name}, your move ({short_words(left)} left, until {when})" if left > 0 \
         else f"Reminder: {play.game.name}, your move (out of time since {when})"
+    if ics is not None:
+        write_calendar(play, path, ics, True)
     # From the seat waiting for the move (clocks are for two seats).
     return _message(play, data, name, body, to, palette, title=title, seats=[seat], sender=3 - seat)
 
@@ -90,5 +95,7 @@ def remind(path: str, to: str | None = None, output: str | None = None, force: b
 def _message(play: Replay, data: bytes, name: str, body: str, to: str | None, palette: str | None,
              **extra: Any):
     picture = svg_diagram(play, palette=palette)
+    # A game with a clock carries the deadline of the seat to move for the calendar (SPEC §12).
+    event = calendar(play, now(), name) if has_deadline(play) else None
     return build_message(play, record_name=name, record_data=data, body=body, svg=picture,
-                         png=to_png(picture), to=to, now=now(), **extra)
+                         png=to_png(picture), to=to, now=now(), calendar=event, **extra)
