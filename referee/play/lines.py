@@ -142,14 +142,29 @@ def _canonical(work: Replay, ply: int, text: str) -> str | None:
         return None
 
 
-def paths(tree: list[dict[str, Any]], before: str = "") -> list[str]:
-    """Each line of a tree, root to leaf, in words: "if w d4 then b c3, if w e7 then b f2".
-    (Trees are at most MAX_LINE_DEPTH deep: record/reading.py.)"""
+def paths(tree: list[dict[str, Any]], most: int | None = None, before: str = "") -> list[str]:
+    """The lines of a tree, root to leaf, in words ("if w d4 then b c3, if w e7 then b f2"), the
+    first `most` of them. (Trees are at most MAX_LINE_DEPTH deep: record/reading.py.)"""
     found: list[str] = []
     for node in tree:
+        if most is not None and len(found) >= most:
+            break
         said = f"{before}, if {node['if']} then {node['then']}" if before else f"if {node['if']} then {node['then']}"
-        found += paths(node["next"], said) if node.get("next") else [said]
+        left = None if most is None else most - len(found)
+        found += paths(node["next"], left, said) if node.get("next") else [said]
     return found
+
+
+def leaves(tree: list[dict[str, Any]]) -> int:
+    """How many lines a tree holds, counted without spelling them out."""
+    total, todo = 0, [tree]
+    while todo:
+        for node in todo.pop():
+            if node.get("next"):
+                todo.append(node["next"])
+            else:
+                total += 1
+    return total
 
 
 MAX_SHOWN = 3  # lines said in a status line; the record holds them all
@@ -166,15 +181,15 @@ def standing_words(play: Replay, ply: int | None = None) -> str | None:
         tree = play.record.legacy_pending
     if not tree:
         return None
-    lines = paths(tree)
+    total = leaves(tree)
     whose = f"{who(play, play.line[ply].mover)}'s conditional"
-    shown = "; ".join(lines[:MAX_SHOWN]) + (f"; and {count(len(lines) - MAX_SHOWN, 'more line')}"
-                                            if len(lines) > MAX_SHOWN else "")
-    return f"{whose} line stands: {shown}" if len(lines) == 1 else f"{whose} lines stand: {shown}"
+    shown = "; ".join(paths(tree, MAX_SHOWN)) + (f"; and {count(total - MAX_SHOWN, 'more line')}"
+                                                 if total > MAX_SHOWN else "")
+    return f"{whose} line stands: {shown}" if total == 1 else f"{whose} lines stand: {shown}"
 
 
 def set_words(tree: list[dict[str, Any]], opponent: str) -> str:
     """What `move` says of the moves it left standing."""
     if all(not node.get("next") for node in tree):
         return f"{count(len(tree), 'conditional move')} left for your opponent's reply ({opponent})."
-    return f"{count(len(paths(tree)), 'conditional line')} left for your opponent's replies ({opponent})."
+    return f"{count(leaves(tree), 'conditional line')} left for your opponent's replies ({opponent})."

@@ -44,6 +44,9 @@ def status(play: Replay) -> dict[str, Any]:
     """`status --json` (SPEC §4, and §6 for a game with a clock)."""
     outcome = play.outcome()
     extra = {"clock": clock_report(play.clock, play.to_move(), now())} if play.clock is not None else {}
+    standing = play.record.standing_conditions() if play.plies and outcome is None else []
+    if standing:  # SPEC §12: the conditional moves left for the next ply, as the record holds them
+        extra["conditional"] = {"seat": play.line[-1].mover, "pending": standing}
     return {
         "game": play.game.id,
         "ply": play.plies,
