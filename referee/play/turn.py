@@ -95,7 +95,7 @@ def _turn(play: Replay, text: str, *, seat: int | None, comment: str | None, at:
     carried: dict[int, list[dict[str, Any]]] = {}  # the tree each new ply holds, by its index
     if standing and owner is not None and owner != mover:
         trees[owner] = standing
-    elif standing:  # SPEC §12: a new ply of the seat's own ends its line
+    elif standing and owner == mover:  # SPEC §12: a new ply of the seat's own ends its line
         notes.append("Your conditional moves were dropped: you moved yourself.")
     if given:
         try:
