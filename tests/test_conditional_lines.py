@@ -9,6 +9,8 @@ import shutil
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from referee.record import seal, signing
 from referee.record.reading import read_record
@@ -202,3 +204,46 @@ def test_a_hand_edited_tree_is_refused_naming_its_ply(cli):
     game.write_text(text.replace('next = [{ if = "w e7", then = "b f2" }]', 'next = "b f2"'))
     result = cli("validate", game)
     assert result.exit_code == 1 and "ply 1" in result.output, result.output
+
+
+MOVES = ["w e7", "w a1", "w a5", "b f2", "b a2", "b g3"]
+trees = st.recursive(
+    st.just([]),
+    lambda children: st.lists(st.fixed_dictionaries(
+        {"if": st.sampled_from(MOVES), "then": st.sampled_from(MOVES)}, optional={"next": children}), max_size=3),
+    max_leaves=6)
+
+
+def test_any_pending_on_a_carried_reply_but_its_branch_is_refused(cli):
+    """Whatever Bo writes as the `pending` of Ann's reply at ply 3 — resealed, his own plies
+    signed afresh — the record is valid exactly when it is the rest of Ann's line."""
+    from referee.play.replay import replay
+    from referee.play.keys import check_signatures
+    from referee.record.reading import parse_record
+    from referee.record.values import plain_tree
+    from referee.errors import RecordError
+
+    signers = keyed(cli)
+    game = _forged(cli, signers, lambda tree: tree)
+    original = read_record(game)
+    carried = original.moves[2].pending
+
+    @settings(max_examples=60, deadline=None)
+    @given(trees)
+    def check(tree):
+        record = read_record(game)
+        record.moves[2].pending = tree
+        digests = seal.chain(record, [entry.move for entry in record.moves])
+        for ply, (entry, digest) in enumerate(zip(record.moves, digests), 1):
+            entry.digest = digest
+            if ply == 2:
+                entry.signature = signers[2].sign(digest)
+        try:
+            check_signatures(replay(parse_record(record.to_toml().encode(), "forged.toml")))
+            valid = True
+        except RecordError as exc:
+            assert exc.ply == 3, str(exc)
+            valid = False
+        assert valid == (plain_tree(tree) == plain_tree(carried))
+
+    check()
