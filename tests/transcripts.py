@@ -74,6 +74,8 @@ MASKS: list[tuple[re.Pattern[str], str]] = [(re.compile(p), r) for p, r in [
     (r"\b(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d\d? \w{3} \d{4} \d\d:\d\d:\d\d [+-]\d{4}", "<time>"),
     (r"\b\d{4}-\d\d-\d\d[T ]\d\d:\d\d(:\d\d)?(\.\d+)?(Z| UTC|[+-]\d\d:\d\d)?", "<time>"),
     (r"\b\d{4}-\d\d-\d\d\b", "<date>"),
+    # a bot's reply in `history` (after the dates: its line ends "<time> Engine")
+    (r"^(\s*\d+\. ).*?(\s+<time> Engine)$", r"\1<move>\2"),
     # ids, digests, keys
     (r"sha256:[0-9a-f]+…?", "sha256:<digest>"),
     (r"ed25519:[A-Za-z0-9+/=_-]+…?", "ed25519:<key>"),
