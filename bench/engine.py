@@ -38,6 +38,7 @@ import os
 import random
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -46,6 +47,7 @@ sys.path.insert(0, str(ROOT))
 
 from referee.play.choices import data_files  # noqa: E402
 from referee.search.mcts import Search  # noqa: E402
+from referee.search.tree import Settings, settings_for  # noqa: E402
 from referee.games import GAMES  # noqa: E402
 from referee.record.values import Record  # noqa: E402
 from referee.record.reading import read_record
@@ -202,8 +204,9 @@ class Player:
     """One side of a versus game: the engine under `algorithm`, its tree kept from move to
     move where its settings say so (grave), or a new search every move (uct, as before)."""
 
-    def __init__(self, game: Any, algorithm: str, seed: int):
+    def __init__(self, game: Any, algorithm: str, seed: int, tuned: dict[str, Any] | None = None):
         self.game, self.algorithm, self.rng = game, algorithm, random.Random(seed)
+        self.settings = replace(settings_for(game.id, algorithm), **(tuned or {}))
         self.search: Search | None = None
         self.seen: list[Any] = []  # the moves of the game when the search last looked
 
@@ -213,7 +216,7 @@ class Player:
                 and search.advance(moves[len(self.seen):], state))
         if not kept:
             search = self.search = Search(self.game, state, seed=self.rng.randrange(2**31),
-                                          algorithm=self.algorithm)
+                                          settings=self.settings)
         found = search.run(seconds=seconds)
         self.seen = list(moves)
         return found
@@ -241,7 +244,8 @@ def play_versus(task: dict[str, Any]) -> dict[str, Any]:
         moves.append(move)
         state = game.apply(state, move)
     seat_of = {task["engine_seat"]: "grave", 3 - task["engine_seat"]: "uct"}
-    players = {seat: Player(game, algorithm, task["pair"] * 2 + seat) for seat, algorithm in seat_of.items()}
+    players = {seat: Player(game, algorithm, task["pair"] * 2 + seat, task.get("tuned") if algorithm == "grave" else None)
+               for seat, algorithm in seat_of.items()}
     thinking, iterations, proven = {"1": 0.0, "2": 0.0}, {"1": 0, "2": 0}, None
     while game.outcome(state) is None and len(moves) < PLY_CAP:
         seat = game.to_move(state)
@@ -260,7 +264,8 @@ def play_versus(task: dict[str, Any]) -> dict[str, Any]:
             "moves": " ".join(str(m).replace(" ", "_") for m in moves)}
 
 
-def versus_tasks(names: list[str], games: int, seconds: float, plies: int) -> list[dict[str, Any]]:
+def versus_tasks(names: list[str], games: int, seconds: float, plies: int,
+                 tuned: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     """Game pairs, pair-major across the games (a run stopped early has like samples)."""
     tasks = []
     for pair in range((games + 1) // 2):
@@ -269,7 +274,7 @@ def versus_tasks(names: list[str], games: int, seconds: float, plies: int) -> li
             for engine_seat in (1, 2):
                 tasks.append({"kind": "versus", "game": name, "pair": pair, "opening": first,
                               "engine_seat": engine_seat, "seconds": seconds, "against": "uct",
-                              "run": RUN})
+                              "run": RUN, **({"tuned": tuned} if tuned else {})})
     return tasks
 
 
@@ -372,6 +377,8 @@ def main() -> None:
     parser.add_argument("--plies", type=int, default=2, help="random plies of a versus opening")
     parser.add_argument("--versus", action="store_true", help="summary: of the versus log")
     parser.add_argument("--log", type=Path, default=VERSUS_LOG, help="versus: the log to append to")
+    parser.add_argument("--set", nargs="*", default=[], metavar="NAME=VALUE",
+                        help="versus: the engine's settings changed (referee/search/tree.py Settings), to tune them")
     args = parser.parse_args()
     names = args.only or list(TWO_SEATS)
     if args.what == "speed":
@@ -382,7 +389,9 @@ def main() -> None:
         print(versus_table(versus_summary(results)))
         return
     if args.what == "versus":
-        results = run_versus(versus_tasks(names, args.games, args.seconds, args.plies), args.jobs, args.log)
+        tuned = {name: type(getattr(Settings(), name))(value)
+                 for name, value in (item.split("=", 1) for item in args.set)}
+        results = run_versus(versus_tasks(names, args.games, args.seconds, args.plies, tuned), args.jobs, args.log)
         print(versus_table(versus_summary(results)))
         return
     if args.what == "summary":
