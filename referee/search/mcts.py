@@ -30,18 +30,24 @@ __all__ = ["END", "Candidate", "Found", "Node", "Search", "Settings", "node_budg
 
 # SPEC §14: the tree stops growing, not the machine (the whole process within 1 GB). A node
 # holds its decision's position and the actions not yet tried, so its size is the game's.
-# Measured with tracemalloc over a search's tree (bytes a node, 20–60 s searches): Odd 2,900
-# (size 5) and 16,400 (size 12, min_group 2); Dustin 16,400 (size 12); Hermit 8,900 (square,
-# size 7) and 6,600 (hex, size 5); Harmijan 17,200 (size 7) and 19,100 (a game under way);
-# Hermetica 3,400 (the start), 23,400–67,700 (games under way, ply 10–30); crab 44,000 (solo,
-# the start), 52,100 (solo, under way), 30,600 (4 seats). NODE_BYTES is the largest, with a
-# margin; the tree may take TREE_BYTES: Odd's tree, say, 22,500 nodes. GRAVE's tables take
-# TABLE_BYTES besides (grave.py: a table is kept by a node visited often, and costs two
-# numbers an action code: 9.8 kB in Odd of size 12, 3.9 kB in Hermit square 7).
+# Measured with tracemalloc over a search's tree (bytes a node, GRAVE's tables and each node's
+# codes of its untried actions included): Odd 3,200 (size 5) and 17,800 (size 12, min_group
+# 2); Hermit 5,700 (square, size 7) and 6,900 (hex, size 5); Harmijan 11,100 (size 6, under
+# way), 17,200 (size 7) and 19,100 (a game under way, before GRAVE); Hermetica 38,600 (ply
+# 10), 23,400–67,700 (games under way, ply 10–30, before GRAVE); crab 44,000 (solo, the
+# start), 52,100 (solo, under way), 30,600 (4 seats). NODE_BYTES is the largest, with a
+# margin; the tree may take TREE_BYTES. Where the game numbers its actions, a node's size
+# follows the board's (its position and its untried actions are the board's cells), so the
+# budget of a smaller board is larger: NODE_BYTES_BASE + NODE_BYTES_PER_CODE a code (Odd of
+# size 5: 5,300 bytes, 85,000 nodes; of size 12: 28,800 bytes, 15,600 nodes). GRAVE's
+# tables take TABLE_BYTES besides (grave.py: only a node visited often keeps one, 12 bytes a
+# code: 1.5 kB in Odd of size 5, 9.5 kB of size 12).
 TREE_BYTES = 450_000_000
 TABLE_BYTES = 150_000_000
-NODE_BYTES = {"odd": 20_000, "dustin": 20_000, "hermit": 11_000, "harmijan": 23_000,
+NODE_BYTES = {"odd": 30_000, "dustin": 30_000, "hermit": 11_000, "harmijan": 23_000,
               "hermetica": 80_000, "crab": 64_000}
+NODE_BYTES_BASE = 1_000
+NODE_BYTES_PER_CODE = {"odd": 35, "dustin": 35, "hermit": 70, "harmijan": 70}
 WORST_NODE_BYTES = 80_000  # a game not measured
 # A board or deck from a file can be larger than any measured: the tree also stops growing
 # once the process holds RESIDENT_BYTES, looked at every CHECK_EVERY nodes (where the system
@@ -54,10 +60,14 @@ except (AttributeError, OSError, ValueError):  # not a POSIX system
     PAGE = 4096
 
 
-def node_budget(game: Game) -> int:
+def node_budget(game: Game, state: Any = None) -> int:
     """How many nodes a search's tree may hold in `game`: TREE_BYTES at the most a node of
-    the game was measured to take."""
-    return TREE_BYTES // NODE_BYTES.get(game.id, WORST_NODE_BYTES)
+    the game was measured to take, on `state`'s board where the size follows the board's."""
+    most = NODE_BYTES.get(game.id, WORST_NODE_BYTES)
+    per_code = NODE_BYTES_PER_CODE.get(game.id)
+    if state is not None and per_code is not None:
+        most = min(most, NODE_BYTES_BASE + per_code * game.action_codes(state))
+    return TREE_BYTES // most
 
 
 def resident_bytes() -> int | None:
@@ -88,7 +98,7 @@ class Search(Reading):
         self.exploration = self.settings.exploration if exploration is None else exploration
         self.playout_plies = playout_plies  # None: as far as the game's playout goes
         self._prioritised = type(game).priority is not Game.priority  # the game orders its actions
-        self.max_nodes = node_budget(game) if max_nodes is None else max_nodes
+        self.max_nodes = node_budget(game, state) if max_nodes is None else max_nodes
         codes = game.action_codes(state) if self.settings.amaf else 0
         self.tables = grave.Tables(codes, TABLE_BYTES, game.cooperative) if codes else None
         self.solver = self.settings.solver
@@ -119,7 +129,9 @@ class Search(Reading):
                 break
             if now >= next_report:
                 report(now - began)
-                next_report = now + every
+                next_report += every  # on a fixed beat, not drifting by each report's lateness
+                if next_report <= now:
+                    next_report = now + every
         return self.found(time.perf_counter() - began)
 
     def iterate(self) -> None:

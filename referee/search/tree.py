@@ -29,7 +29,7 @@ class Node:
         self.turn = turn  # the decision here (None once the game is over)
         self.seat = seat  # the seat deciding here
         self.untried: list[Any] | None = None  # actions not yet made children (Search._order)
-        self.codes: list[int | None] | None = None  # their codes, once looked up (grave.py)
+        self.codes: Any = None  # their codes, once looked up (grave.py: an array)
         self.children: list[Node] = []
         self.visits = 0
         self.value = 0.0  # the sum of the returns of the parent's seat through this node
