@@ -389,7 +389,8 @@ def main() -> None:
         print(versus_table(versus_summary(results)))
         return
     if args.what == "versus":
-        tuned = {name: type(getattr(Settings(), name))(value)
+        tuned = {name: (value.lower() in ("1", "true", "yes")) if isinstance(getattr(Settings(), name), bool)
+                 else type(getattr(Settings(), name))(value)
                  for name, value in (item.split("=", 1) for item in args.set)}
         results = run_versus(versus_tasks(names, args.games, args.seconds, args.plies, tuned), args.jobs, args.log)
         print(versus_table(versus_summary(results)))
