@@ -54,6 +54,7 @@ from referee.record.reading import read_record
 from referee.play.replay import replay, start  # noqa: E402
 
 LOG = ROOT / "bench" / "engine-games.jsonl"
+COMMIT = "unknown"
 VERSUS_LOG = ROOT / "bench" / "engine-versus.jsonl"
 PLY_CAP = 600  # a game longer than this is adjudicated a draw (none has come near it)
 
@@ -267,6 +268,8 @@ def play_versus(task: dict[str, Any]) -> dict[str, Any]:
 def versus_tasks(names: list[str], games: int, seconds: float, plies: int,
                  tuned: dict[str, Any] | None = None) -> list[dict[str, Any]]:
     """Game pairs, pair-major across the games (a run stopped early has like samples)."""
+    global COMMIT
+    COMMIT = commit()
     tasks = []
     for pair in range((games + 1) // 2):
         for name in names:
@@ -274,7 +277,7 @@ def versus_tasks(names: list[str], games: int, seconds: float, plies: int,
             for engine_seat in (1, 2):
                 tasks.append({"kind": "versus", "game": name, "pair": pair, "opening": first,
                               "engine_seat": engine_seat, "seconds": seconds, "against": "uct",
-                              "run": RUN, **({"tuned": tuned} if tuned else {})})
+                              "run": RUN, "commit": COMMIT, **({"tuned": tuned} if tuned else {})})
     return tasks
 
 
@@ -364,6 +367,19 @@ def speed(seconds: float) -> list[dict[str, Any]]:
 
 
 RUN = time.strftime("%Y-%m-%dT%H:%M:%S")
+
+
+def commit() -> str:
+    """The checkout's commit, with "+" where its files differ from it: what a run ran."""
+    import subprocess
+    try:
+        head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
+                              text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "referee"],
+                               capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return head + ("+" if dirty else "")
 
 
 def main() -> None:
