@@ -50,8 +50,12 @@ class Tables:
 
     def __init__(self, codes: int, budget_bytes: int, cooperative: bool):
         self.codes = codes
-        self.left = max(0, budget_bytes // max(1, codes * BYTES_PER_CODE))
+        self.most = self.left = max(0, budget_bytes // max(1, codes * BYTES_PER_CODE))
         self.cooperative = cooperative
+
+    def kept(self, tables: int) -> None:
+        """The tree was cut down to a subtree holding `tables` tables: the others are freed."""
+        self.left = max(0, self.most - tables)
 
     def keep(self, node: Node) -> Table | None:
         """A new table for `node`, while the budget allows."""

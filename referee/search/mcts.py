@@ -289,18 +289,22 @@ class Search(Reading):
         if node.turn is None or node.turn.actions or node.seat != game.to_move(state):
             return False
         self.root = node
-        self.nodes = self._count(node)
+        self.nodes, tables = self._count(node)
+        if self.tables is not None:
+            self.tables.kept(tables)
         self.iterations = 0
         return True
 
     @staticmethod
-    def _count(node: Node) -> int:
-        count, todo = 0, [node]
+    def _count(node: Node) -> tuple[int, int]:
+        """The nodes of the subtree below `node`, and the GRAVE tables they hold."""
+        count, tables, todo = 0, 0, [node]
         while todo:
             node = todo.pop()
             count += 1
+            tables += node.amaf is not None
             todo.extend(node.children)
-        return count
+        return count, tables
 
     # -- reading the tree: reading.py ---------------------------------------------------------
 
