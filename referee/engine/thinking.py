@@ -16,12 +16,13 @@ from referee.search.mcts import Search
 from referee.engine.wire import one_line, wire
 from referee.search.solver import settle
 
-# The time of a `movetime` is used whole: the search stops LATE before it (its last iteration
-# and the answer's lines fit in that), and by GRACE past it a watch gives the best so far if
-# the search has not answered (SPEC §10: `bestmove` within MS + 100 ms, the rest of the 100
-# ms left for a loaded machine to wake the thread and for the line to travel).
-LATE = 0.012
-GRACE = 0.045
+# The time of a `movetime` is used nearly whole: the search stops LATE before it (its last
+# iteration and the answer's lines fit in that), and GRACE past it a watch gives the best so
+# far if the search has not answered (SPEC §10: `bestmove` within MS + 100 ms). The rest of
+# the 100 ms is left for a loaded machine, which can keep a process waiting for a core for
+# tens of milliseconds (measured on two busy cores: docs/engine-strength.md).
+LATE = 0.03
+GRACE = 0.02
 STOP_WAIT = 0.1  # after `stop` this long, the best so far is given without the search
 # Seconds between thinking lines (SPEC §11: at least every 500 ms), with room for an
 # iteration and the line's writing.

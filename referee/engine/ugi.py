@@ -212,12 +212,20 @@ class Session:
 
         def prepare() -> Search:
             """The last `go`'s tree carried on to this position where it extends that one's
-            (and that search has ended), else a new tree."""
-            if last is not None and last[0].search is not None and last[0].join(REUSE_WAIT):
-                search, before = last[0].search, last[1]
+            (and that search has ended), else a new tree — the old one let go first, so that
+            two trees never hold memory at once (SPEC §14)."""
+            nonlocal last
+            previous, last = last, None
+            if previous is not None and previous[0].search is not None and previous[0].join(REUSE_WAIT):
+                search, before = previous[0].search, previous[1]
+                previous[0].search = None
                 if (search.game is game and search.settings.reuse and history[:len(before)] == before
                         and search.advance(history[len(before):], state)):
                     return search
+                del search
+            elif previous is not None:
+                previous[0].search = None
+            del previous
             return Search(game, state, seed=len(history), algorithm=algorithm)
 
         self._thinking = Thinking(self.say, game, state, len(history), asked, iterations,
