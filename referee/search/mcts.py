@@ -177,15 +177,16 @@ class Search(Reading):
         return above
 
     def _node(self, action: Any, turn: TurnSoFar, parent: Node | None = None) -> Node:
-        """The node reached by `action`: a decision within the same turn, or, once the turn
-        has ended, the next seat's first decision or the end of the game."""
-        game = self.game
+        """The node reached by `action` from `parent` (none for the root), with the action's
+        code where GRAVE keeps tables."""
         node = self._decision(action, turn)
         if self.tables is not None and action is not None and action is not END:
-            node.code = game.action_code(parent.turn, action)
+            node.code = self.game.action_code(parent.turn, action)
         return node
 
     def _decision(self, action: Any, turn: TurnSoFar) -> Node:
+        """The decision reached by `action`: one within the same turn, or, once the turn has
+        ended, the next seat's first decision or the end of the game."""
         game = self.game
         if action is not END and turn.actions:
             actions = game.legal_actions(turn)
