@@ -107,8 +107,12 @@ class Thinking:
         self.search = search = self.prepare()
         exact = None if self.infinite else settle(self.game, self.state, (self.seconds or 0.0) / 2, self.iterations)
         if exact is not None and exact.winnable:
+            elapsed = self._elapsed()
             return [f"info string solver: a win in {len(exact.line)} rounds, "
-                    f"{exact.searched} positions searched", f"bestmove {wire(exact.line[0])}"]
+                    f"{exact.searched} positions searched",
+                    f"info nodes {exact.searched} nps {int(exact.searched / elapsed) if elapsed > 0 else 0} "
+                    f"time {int(elapsed * 1000)} score wdl 1000 0 0 pv " + " ".join(wire(m) for m in exact.line),
+                    f"bestmove {wire(exact.line[0])}"]
         left = None if self.seconds is None else max(self.seconds - self._elapsed(), 0.001)
 
         def report(_: float) -> None:
