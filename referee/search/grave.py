@@ -122,14 +122,14 @@ def select(node: Node, table: Table | None, flip: bool, exploration: float, bias
     for child in node.children:
         proven = child.proven
         visits = child.visits
+        code = child.code
         if proven is not None and solver:
-            mean = proven[seat]
+            mean = proven[seat]  # exact: no table's guess blended in
             if mean <= 0.0:
                 continue
         else:
             mean = child.value / visits
-        code = child.code
-        if code is not None:
+        if code is not None and (proven is None or not solver):
             a = n_table[code]
             if a:
                 amaf = w_table[code] / a
