@@ -24,19 +24,20 @@ def hint_command(
     seconds: float = typer.Option(3.0, "--seconds", metavar="S", help="How long the engine thinks, 0.1–600 seconds of one core."),
     iterations: Optional[int] = typer.Option(None, "--iterations", metavar="N", help="Stop after N playouts instead of after S seconds: the same hint every time."),
     seed: int = typer.Option(0, "--seed", metavar="N", help="The engine's random seed."),
+    lines: int = typer.Option(1, "--lines", metavar="K", help="Also the other moves tried most: K moves in all (1–10), each with its figures and line."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
 ) -> None:
     """The move the engine finds for the seat to move, ready to paste into `referee move`,
-    with how often it won in the engine's playouts and the line it expects. Reads the record;
-    never writes it.
+    with how often it won in the engine's playouts and the line it expects, or, where the
+    engine proves it, "wins by force" and the forcing line. Reads the record; never writes it.
 
-    Example: referee hint game.toml --seconds 10
+    Example: referee hint game.toml --seconds 10 --lines 3
     """
     from referee.engine.hint import hint, hint_lines  # the engine: only the commands that search load it
 
     began = time.monotonic()  # SPEC §14: the answer within S + 1 s, reading a long record too
     play = reports.load(file)
-    found = hint(play, seconds, iterations, seed, began=began)
+    found = hint(play, seconds, iterations, seed, began=began, lines=lines)
     if as_json:
         typer.echo(json.dumps(found, indent=2, ensure_ascii=False))
         return
