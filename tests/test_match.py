@@ -9,57 +9,26 @@ anything an engine starts) inherits, and no process may carry the tag once the m
 from __future__ import annotations
 
 import json
-import os
 import shlex
 import signal
 import subprocess
 import sys
 import time
 import tomllib
-import uuid
 from pathlib import Path
 
 import pytest
 
+from match_support import SMALL, engine, watch_for_orphans
+
 from referee.engine import process as engine_process, match
 from referee.engine.stats import elo_interval
-
-ENGINES = Path(__file__).parent / "engines"
-TAG = "REFEREE_MATCH_TEST_TAG"
-SMALL = ("--game", "odd", "-O", "size=3")  # 19 cells: a game in a few seconds
-
-
-def engine(kind: str, *args: str) -> str:
-    """The command of a test engine, as ENGINE takes it."""
-    return shlex.join([sys.executable, str(ENGINES / f"{kind}_engine.py"), *args])
-
-
-def tagged(tag: str) -> list[int]:
-    """The processes whose environment carries the tag: the engines of this test's matches,
-    and whatever they started."""
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit() and int(entry.name) != os.getpid():
-            try:
-                if f"{TAG}={tag}".encode() in (entry / "environ").read_bytes().split(b"\0"):
-                    found.append(int(entry.name))
-            except OSError:
-                pass  # gone meanwhile, or not ours
-    return found
 
 
 @pytest.fixture(autouse=True)
 def no_orphans(monkeypatch):
     """After every test: no engine, and nothing an engine started, is left running."""
-    if not Path("/proc/self/environ").exists():
-        pytest.skip("needs /proc to look for processes left behind")
-    tag = uuid.uuid4().hex
-    monkeypatch.setenv(TAG, tag)
-    yield tag
-    deadline = time.monotonic() + 5  # a process killed may take a moment to be gone
-    while (left := tagged(tag)) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert not left, f"processes left behind: {left}"
+    yield from watch_for_orphans(monkeypatch)
 
 
 def records(folder: Path) -> dict[str, dict]:

@@ -9,26 +9,18 @@ from __future__ import annotations
 
 import json
 import os
-import shlex
 import signal
 import subprocess
 import sys
 import time
 import tomllib
-import uuid
 from pathlib import Path
 
 import pytest
 
+from match_support import SMALL, engine, watch_for_orphans
+
 distributed = pytest.importorskip("distributed")  # the extra referee[cluster]; the test extra has it
-
-ENGINES = Path(__file__).parent / "engines"
-TAG = "REFEREE_MATCH_TEST_TAG"
-SMALL = ("--game", "odd", "-O", "size=3")
-
-
-def engine(kind: str, *args: str) -> str:
-    return shlex.join([sys.executable, str(ENGINES / f"{kind}_engine.py"), *args])
 
 
 # The playout engine against the random one: the SPRT decides within a few pairs.
@@ -39,29 +31,7 @@ MATCH = (engine("playout"), engine("random"), *SMALL, "--games", "40", "--moveti
 @pytest.fixture(autouse=True)
 def no_orphans(monkeypatch):
     """After every test: no engine, and nothing an engine started, is left running."""
-    if not Path("/proc/self/environ").exists():
-        pytest.skip("needs /proc to look for processes left behind")
-    tag = uuid.uuid4().hex
-    monkeypatch.setenv(TAG, tag)
-    yield tag
-    deadline = time.monotonic() + 10
-    while (left := tagged(tag)) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert not left, f"processes left behind: {left}"
-
-
-def tagged(tag: str) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit() and int(entry.name) != os.getpid():
-            try:
-                environ = (entry / "environ").read_bytes().split(b"\0")
-                # Engines only: the test's own cluster carries the tag too, and is closed by it.
-                if f"{TAG}={tag}".encode() in environ and b"_engine.py" in (entry / "cmdline").read_bytes():
-                    found.append(int(entry.name))
-            except OSError:
-                pass
-    return found
+    yield from watch_for_orphans(monkeypatch, grace=10, engines_only=True)
 
 
 def match(folder: Path, *args: str) -> dict:

@@ -13,27 +13,19 @@ import json
 import os
 import pty
 import select
-import shlex
 import signal
 import subprocess
 import sys
 import time
 import tomllib
-import uuid
 from pathlib import Path
 
 import pytest
 
+from match_support import SMALL, engine, watch_for_orphans
+
 from referee.engine import match, match_files, process as engine_process, stats
 from referee.play.choices import game_named, game_options
-
-ENGINES = Path(__file__).parent / "engines"
-TAG = "REFEREE_MATCH_TEST_TAG"
-SMALL = ("--game", "odd", "-O", "size=3")  # 19 cells: a game in a second
-
-
-def engine(kind: str, *args: str) -> str:
-    return shlex.join([sys.executable, str(ENGINES / f"{kind}_engine.py"), *args])
 
 
 ONE, TWO = engine("random", "--seed", "1"), engine("random", "--seed", "2")
@@ -42,27 +34,7 @@ ONE, TWO = engine("random", "--seed", "1"), engine("random", "--seed", "2")
 @pytest.fixture(autouse=True)
 def no_orphans(monkeypatch):
     """After every test: no engine, and nothing an engine started, is left running."""
-    if not Path("/proc/self/environ").exists():
-        pytest.skip("needs /proc to look for processes left behind")
-    tag = uuid.uuid4().hex
-    monkeypatch.setenv(TAG, tag)
-    yield tag
-    deadline = time.monotonic() + 5
-    while (left := tagged(tag)) and time.monotonic() < deadline:
-        time.sleep(0.1)
-    assert not left, f"processes left behind: {left}"
-
-
-def tagged(tag: str) -> list[int]:
-    found = []
-    for entry in Path("/proc").iterdir():
-        if entry.name.isdigit() and int(entry.name) != os.getpid():
-            try:
-                if f"{TAG}={tag}".encode() in (entry / "environ").read_bytes().split(b"\0"):
-                    found.append(int(entry.name))
-            except OSError:
-                pass
-    return found
+    yield from watch_for_orphans(monkeypatch)
 
 
 def played(cli, *args: str) -> dict:
