@@ -180,7 +180,7 @@ def _ply_marks(entry: Mapping[str, Any] | None, names: Mapping[int, str], best_s
     advice = f"best {best} ({percent(entry.get('best_value'))})" if best else ""
     words = f"{mark}: {advice}" if mark and advice else (mark or "")
     if best_shown:
-        advice += ", ringed on the board"
+        advice += ", drawn on the board"
     parts = [chance, *([mark] if mark else []), *([advice] if mark and advice else [])]
     return PlyMarks(True, mark, SYMBOLS.get(mark or "", ""), words, " · ".join(parts), best_shown)
 
@@ -261,7 +261,8 @@ def graph(play: Replay, by_ply: Mapping[int, Mapping[str, Any]], opening: int) -
         band = (max(0.0, x(ply) - half), min(PLOT_WIDTH, x(ply) + half))
         spots.append(Spot(ply, x(ply), round(band[0], 2), round(band[1] - band[0], 2), said, ply == opening))
     dots = [Dot(x(ply), y(chance[ply]), entry["mark"],
-                f"Ply {ply}: {entry['move']}, {entry['mark']}" + (f"; best {entry['best']}" if entry.get("best") else ""))
+                f"Ply {ply}: {entry['move']}, {entry['mark']}"
+                + (f"; best {entry['best']}" if entry.get("best") else ""))
             for ply, entry in sorted(by_ply.items()) if entry.get("mark") in SYMBOLS and ply in chance]
     return Graph(
         width=PLOT_WIDTH, line=line, area=area,
