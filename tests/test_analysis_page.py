@@ -234,3 +234,15 @@ def test_the_page_in_a_real_browser_shows_the_graph_and_follows_the_ply(browser,
                          "document.getElementById('diagram').naturalWidth)", wait=True) > 100
     assert browser.problems() == []
     assert all(u.startswith(("file:", "data:", "about:")) for u in browser.requests()), browser.requests()
+
+
+def test_a_cooperative_games_graph_is_every_seats_chance():
+    """In the cooperative crab game the seats win or lose together: the graph is their one
+    chance, whichever seat the analysis names, never its complement."""
+    play = load(str(CRAB))
+    plies = [{"ply": n, "seat": 1 + n % 2, "move": str(play.line[n].move), "before": 0.5, "after": n / 20,
+              "best": None, "best_value": 0.5, "loss": 0.0, "mark": None, "proven": False}
+             for n in range(1, play.plies + 1)]
+    text = analysis_page(play, plies)
+    assert [round(100 - y, 1) for _, y in graph_points(text)] == [50.0] + [n * 5.0 for n in range(1, play.plies + 1)]
+    assert "The seats&#39; chance along the plies" in text

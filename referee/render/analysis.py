@@ -207,7 +207,7 @@ def seat_one(play: Replay, seat: int, value: float | None) -> float | None:
     if value is None:
         return None
     value = min(1.0, max(0.0, float(value)))
-    return value if seat == 1 or getattr(play.game, "cooperative", False) else 1.0 - value
+    return value if seat == 1 or play.game.cooperative else 1.0 - value
 
 
 def points(play: Replay, by_ply: Mapping[int, Mapping[str, Any]]) -> list[tuple[int, float]]:
@@ -250,12 +250,13 @@ def graph(play: Replay, by_ply: Mapping[int, Mapping[str, Any]], opening: int) -
     area = f"{x(found[0][0])},{y(0)} {line} {x(found[-1][0])},{y(0)}"
     chance = dict(found)
     half = PLOT_WIDTH / span / 2
-    name = _seat_name(play, 1)
+    # In a solo or cooperative game the chance is every seat's: the seats win or lose together.
+    name = "The seats" if play.game.cooperative and len(play.seats) > 1 else _seat_name(play, 1)
     spots = []
     for ply in range(low, high + 1):
         entry = by_ply.get(ply)
         said = f"Ply {ply}" + (f": {entry['move']}" if entry else "") + (
-            f", {name}'s chance {percent(chance[ply])}" if ply in chance else "")
+            f", {_possessive(name)} chance {percent(chance[ply])}" if ply in chance else "")
         if entry and entry.get("mark"):
             said += f", {entry['mark']}"
         band = (max(0.0, x(ply) - half), min(PLOT_WIDTH, x(ply) + half))
@@ -269,11 +270,15 @@ def graph(play: Replay, by_ply: Mapping[int, Mapping[str, Any]], opening: int) -
         levels=[y(v) for v in (0.0, 0.25, 0.5, 0.75, 1.0)],
         ticks=[(round(x(ply) / PLOT_WIDTH * 100, 2), str(ply)) for ply in _ticks(low, high)],
         spots=spots, dots=dots,
-        title=f"{name}'s chance along the plies",
-        desc=(f"{name}'s chance after each ply from ply {low} to ply {high}: "
+        title=f"{_possessive(name)} chance along the plies",
+        desc=(f"{_possessive(name)} chance after each ply from ply {low} to ply {high}: "
               f"{percent(found[0][1])} at first, {percent(found[-1][1])} at the end; "
               f"{len(dots)} marked {'ply' if len(dots) == 1 else 'plies'}."),
     )
+
+
+def _possessive(name: str) -> str:
+    return f"{name}'" if name.endswith("s") else f"{name}'s"
 
 
 # -- the best move on the board ---------------------------------------------------------------
