@@ -13,6 +13,8 @@
   var panels = document.querySelectorAll("[data-panel]");
   var items = document.querySelectorAll("[data-move]");
   var buttons = document.querySelectorAll("[data-step]");
+  /* The analysis page's graph (render/analysis.py): a spot a ply, the current one shown. */
+  var spots = document.querySelectorAll("[data-spot]");
   var current = Number(root.getAttribute("data-ply"));
 
   /* Ply k's SVG: the runs of distinct lines it is made of (review.frames). */
@@ -69,6 +71,9 @@
       current = ply;
     }
     reveal(items[ply]);
+    for (var s = 0; s < spots.length; s++) {
+      spots[s].classList.toggle("current", spots[s].getAttribute("data-spot") === String(ply));
+    }
     for (var i = 0; i < buttons.length; i++) {
       var step = buttons[i].getAttribute("data-step");
       buttons[i].disabled = (step === "first" || step === "back") ? ply === 0 : ply === last;

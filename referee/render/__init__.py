@@ -6,6 +6,7 @@
   drawers/         one drawer a kind of board: the grid games, Hermetica, crab
   show.py          what `show` and `board` write in each format
   review.py        the review page of a whole game (HTML, self-contained)
+  analysis.py      the analysis page: the review page with `analyse`'s graph, marks and best moves
   animation.py     the GIF of a game, bounded by what its frames cost
   descriptions.py  the words a screen reader reads for a picture
   palette.py       the palettes (default, colour-blind, mono)

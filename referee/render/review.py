@@ -114,13 +114,21 @@ class Page:
 def page(play: Replay, opening: int | None = None, palette: str | None = None) -> str:
     """The review page of a replayed game, opening at ply `opening` (default: the last) when
     its address names no `#ply=N`."""
-    opening = play.plies if opening is None else opening
     drawings = [drawn(play, ply, palette) for ply in range(play.plies + 1)]
+    return render("review.html.j2", page=view(play, drawings, opening, palette))
+
+
+def view(play: Replay, drawings: list[Drawn], opening: int | None = None, palette: str | None = None,
+         more_style: str = "") -> Page:
+    """The review page's view model, from every ply's drawing (ply 0 to the last). A page
+    built on this one (the analysis page, render/analysis.py) passes drawings it has added to
+    and the lines of its own style sheet, which the policy allows with the rest."""
+    opening = play.plies if opening is None else opening
     svgs = [d.svg for d in drawings]
-    style, script = board_room(svgs) + asset("review.css"), asset("review.js")
+    style, script = board_room(svgs) + asset("review.css") + more_style, asset("review.js")
     width, height = stated_size(svgs[opening])
     final = drawings[-1].head
-    view = Page(
+    return Page(
         title=final.title,
         game=play.game.name,
         players=final.players,
@@ -141,7 +149,6 @@ def page(play: Replay, opening: int | None = None, palette: str | None = None) -
         frames=Markup(frames(svgs)),
         palette=palette or "default",
     )
-    return render("review.html.j2", page=view)
 
 
 # -- the board's room ----------------------------------------------------------------------------
