@@ -426,7 +426,7 @@ class NetPost(Post):
         found = []
         for sender, recipients, data in new:
             assert sender == ROBOT, sender
-            found += [(r.lower(), data) for r in recipients]
+            found += [(r.lower(), data.replace(b"\r\n", b"\n")) for r in recipients]  # as a mail program keeps it
         return found
 
     def arguments(self) -> dict[str, str]:
