@@ -175,7 +175,7 @@ def test_a_forged_mail_is_refused_and_the_refusal_goes_to_the_seat(post, ann, bo
     refusals = ann.new_mail()
     assert len(refusals) == 4
     for mail in refusals:
-        assert "A mail tried to move for you in game" in text_of(mail) and "nothing was played" in text_of(mail)
+        assert "A mail tried to move for you in game" in text_of(mail) and "Nothing was played." in text_of(mail)
     assert "it did not come from your address" in text_of(refusals[0])
     assert "it did not carry your token" in text_of(refusals[1])
     assert (post.games / f"{short}.toml").read_bytes().count(b"[[moves]]") == 0

@@ -12,7 +12,6 @@ import os
 import shutil
 import signal
 import traceback
-from pathlib import Path
 
 import pytest
 

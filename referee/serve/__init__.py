@@ -11,12 +11,12 @@ each player the game with its record, so that anyone can `validate` it offline.
                  through the one turn transaction, the mails after it
   conditions.py  hidden conditional moves and lines, kept by the robot until played
   reminders.py   3 days and 1 day before a deadline
-  letters.py     the robot's mails, built as `referee mail` builds one
-  context.py     what judging one message has at hand; at most 30 replies an hour to an address
+  letters.py     the robot's mails, built as `referee mail` builds one, and queued: at most
+                 30 replies an hour to an address (Context: what judging one message has at hand)
   tokens.py      a seat's token: random words, stored only as a salted hash (scrypt)
   state.py       the robot's SQLite database (WAL) beside the records, and the folder's lock
-  maildir.py     the embedded default: Maildir in, Maildir out (the standard library's mailbox)
-  network.py     IMAP in (IDLE, or polling), SMTP out; passwords from the environment or ~/.netrc
+  mailboxes.py   the embedded default, Maildir in and out (the standard library's mailbox);
+                 IMAP in (IDLE, or polling), SMTP out; passwords from the environment or ~/.netrc
 
 May import: referee.correspondence (a message built as `mail` builds it), referee.render (the
 diagrams), referee.play (the turn, the engine's replies as `move` has them), referee.record,

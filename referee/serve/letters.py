@@ -1,4 +1,4 @@
-"""The robot's mails (SPEC §15): after a ply, each player's (the mover's confirmation, the other's
+"""The robot's mails (SPEC §15), built and queued: after a ply, each player's (the mover's confirmation, the other's
 "your move"), each built as `referee mail` builds one (correspondence/mail.py: the text diagram
 and status in the body; the record, the SVG and the PNG attached); the tokens of a new game;
 errors to the sender; a refusal to the seat a mail tried to act for; help; reminders.
@@ -7,22 +7,29 @@ Every mail is from the robot's address, carries `[GAMEID]` in its subject where 
 game, and `Auto-Submitted:` (RFC 3834: `auto-replied` on a reply, with `In-Reply-To`;
 `auto-generated` on a reminder). What a player may do next stands below a signature line
 ("-- "), where the robot stops reading a reply, so its own words are never read as commands.
+
+`Context` is what judging one message has at hand: the robot, its database, the sender, and the
+decision being gathered (state.py), into which each mail is queued — at most RATE an hour to
+one address (RFC 3834).
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import email.policy
 import email.utils
 import hashlib
 import re
 from email.message import EmailMessage
-from typing import NamedTuple
+from pathlib import Path
+from typing import Callable, NamedTuple
 
 from referee.correspondence.mail import build_message, subject as game_subject
 from referee.play.replay import Replay
 from referee.play.words import result_words, who
 from referee.record.clock import now as clock_now, short_words, stamp, words
 from referee.render.diagram import svg_diagram, text_diagram, to_png
+from referee.serve.state import Decision, Store
 from referee.text import plain, wrap
 
 SIGNATURE = "-- "
@@ -181,3 +188,40 @@ GAMEID is the game's id (8 characters), and may be left out when the subject car
 Conditional moves stay with the robot, unseen by your opponent, until they are played.
 Every mail carries the game's record: `referee validate FILE` checks it offline.
 """
+
+
+RATE = 30  # SPEC §15: replies an hour to one address, at most
+HOUR = dt.timedelta(hours=1)
+
+
+class Context:
+    def __init__(self, store: Store, robot: Robot, decision: Decision, sender: str, sender_name: str,
+                 reply: Reply | None, log: Callable[[str], None]):
+        self.store = store
+        self.robot = robot
+        self.decision = decision
+        self.sender = sender  # the bare address of From:, lower case
+        self.sender_name = sender_name  # "Ann <ann@example.org>", fit for [players]
+        self.reply = reply
+        self.log = log
+        self.now = clock_now()
+
+    @property
+    def folder(self) -> Path:
+        return self.store.folder
+
+    def send(self, address: str, message: EmailMessage) -> bool:
+        """Queue `message` for `address` (its one recipient), unless RATE replies went to that
+        address within the hour: then it is dropped, and the log says so."""
+        address = address.lower()
+        queued = sum(1 for letter in self.decision.letters if letter.address == address)
+        if self.store.replies_since(address, self.now - HOUR) + queued >= RATE:
+            self.log(f"not sent to {address}: {RATE} replies within the hour already ({message['Subject']})")
+            return False
+        deterministic_id(message, f"{self.decision.message}#{len(self.decision.letters) + 1}", self.robot)
+        self.decision.letter(address, bytes(message))
+        return True
+
+    def tell_sender(self, subject: str, body: str) -> None:
+        """A mail of words to the sender: an error, help."""
+        self.send(self.sender, plain_mail(self.robot, self.sender, subject, body, self.reply))

@@ -19,7 +19,7 @@ from referee.play.game_file import new_game as write_new_game
 from referee.play.replay import replay
 from referee.play.reports import record_in
 from referee.serve.commands import Command
-from referee.serve.context import Context
+from referee.serve.letters import Context
 from referee.serve.letters import game_mail, pictures, token_news
 from referee.serve.reminders import due_thresholds
 from referee.serve.state import Game, Seat

@@ -14,7 +14,7 @@ import datetime as dt
 from referee.errors import RefereeError
 from referee.play.replay import Replay
 from referee.record.clock import DAY
-from referee.serve.context import Context
+from referee.serve.letters import Context
 from referee.serve.letters import game_mail, pictures, reminder_news
 from referee.serve.state import Game
 

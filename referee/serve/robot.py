@@ -24,7 +24,7 @@ from referee.errors import CONTROL, RefereeError
 from referee.record.clock import now
 from referee.record.files import MAX_INPUT_BYTES, locked, write_atomic
 from referee.serve import commands as reading
-from referee.serve.context import Context
+from referee.serve.letters import Context
 from referee.serve.letters import HELP, SIGNATURE, Reply, Robot, safe_message_id
 from referee.serve.newgame import ADDRESS, new_game
 from referee.serve.reminders import remind
@@ -131,8 +131,12 @@ def sweep(store: Store, robot: Robot, sink: Sink, log: Callable[[str], None]) ->
 def decide(store: Store, robot: Robot, incoming: Incoming, ident: str, log: Callable[[str], None]) -> Decision:
     """Step 1: what the message asks, judged; nothing written. An unexpected fault in judging
     is this message's (the sender is told), never the robot's end."""
-    head = _headers(incoming.data)
-    sender_name, sender = _sender(_header(head, "From"))
+    try:
+        head = _headers(incoming.data)
+        sender_name, sender = _sender(_header(head, "From"))
+    except Exception as exc:  # noqa: BLE001 — a message no parser can read is filed, unanswered
+        log(f"{ident}: unreadable ({exc!r}): not answered")
+        return Decision(ident, "unreadable: not answered")
     decision = Decision(ident, f"from {sender or '?'}")
     ignored = _never_answered(head, sender, robot)
     if ignored:

@@ -30,7 +30,7 @@ def log_line(text: str) -> None:
 def robot_named(address: str | None, imap_url: str | None) -> Robot:
     """The robot's own address (--address, else the IMAP user's when it is one)."""
     if address is None and imap_url is not None:
-        from referee.serve.network import server
+        from referee.serve.mailboxes import server
 
         user = server(imap_url, "imap").user
         address = user if ADDRESS.fullmatch(user) else None
@@ -57,11 +57,11 @@ def serve(games: str, *, maildir: str | None = None, outbox: str | None = None, 
     stopping = _Stopper()
     try:
         if maildir is not None:
-            from referee.serve.maildir import MaildirInbox, MaildirOutbox
+            from referee.serve.mailboxes import MaildirInbox, MaildirOutbox
 
             source, sink = MaildirInbox(maildir), MaildirOutbox(outbox)
         else:
-            from referee.serve.network import ImapInbox, SmtpOutbox
+            from referee.serve.mailboxes import ImapInbox, SmtpOutbox
 
             source, sink = ImapInbox(imap, log), SmtpOutbox(smtp, me.address)
         stopping.install()

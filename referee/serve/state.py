@@ -114,8 +114,12 @@ class Store:
 
     def __init__(self, folder: str | os.PathLike[str]):
         self.folder = Path(folder)
+        try:
+            self.folder.mkdir(exist_ok=True)  # a new robot's folder: made, as the Maildirs are
+        except OSError as exc:
+            raise UsageError(f"--games {self.folder}: cannot make the folder of the records: {exc.strerror}") from None
         if not self.folder.is_dir():
-            raise UsageError(f"{self.folder}: no such folder (--games DIR: the folder of the records)")
+            raise UsageError(f"--games {self.folder}: not a folder")
         self._lock = _hold_lock(self.folder / LOCK)
         try:
             self.db = sqlite3.connect(self.folder / DATABASE, isolation_level=None, timeout=30)

@@ -18,15 +18,15 @@ from referee.errors import IllegalMoveError, RefereeError, UsageError
 from referee.play.bots import replies
 from referee.play.game_file import check_size
 from referee.play.keys import signing
-from referee.play.replay import Replay
+from referee.play.replay import Replay, replay
 from referee.play.reports import record_in
 from referee.play.turn import take_turn
 from referee.play.words import result_words, who, who_and_seat
-from referee.record.clock import bounded
+from referee.record.clock import bounded, now
 from referee.record.files import locked, read_input
 from referee.serve import conditions
 from referee.serve.commands import Command
-from referee.serve.context import Context
+from referee.serve.letters import Context
 from referee.serve.letters import Pictures, game_mail, pictures, plain_mail
 from referee.serve.state import Game
 from referee.serve.tokens import token_matches
@@ -72,8 +72,8 @@ def game_commands(ctx: Context, game: Game, commands: list[Command]) -> None:
 
 
 def record_in_folder(path: str, name: str) -> Replay:
-    from referee.play.replay import replay
-
+    """A record of the robot's folder, read and replayed; messages name it by its file name
+    alone (GAMEID.toml), never by where the robot keeps it."""
     return replay(record_in(read_input(path, "record"), name))
 
 
@@ -120,9 +120,9 @@ def _refuse(ctx: Context, play: Replay, game: Game, seats: dict, seat: int | Non
              f"It was refused: {why}.",
              f"It came from {ctx.sender}, and said:", ""]
     lines += [f"  {plain(c.text)[:120]}" for c in acts[:20]]
-    lines += ["", "If it was you: send it again from your address, with your token on a line of its own:",
-              "token YOUR-TOKEN (from the mail that began the game). If it was not you, you need do nothing:",
-              "nothing was played."]
+    lines += ["", "Nothing was played. If it was you, send it again from your address with your",
+              "token (from the mail that began the game) on a line of its own; if it was not,",
+              "you need do nothing."]
     address = seats[seat].address
     ctx.send(address, plain_mail(ctx.robot, address, f"[{game.short}] A mail tried to act for you",
                                  "\n".join(lines) + "\n", None))
@@ -243,8 +243,6 @@ def _signed_at(play: Replay, command: Command) -> dt.datetime:
         at = bounded(dt.datetime.fromisoformat(text.replace("z", "Z")), "at")
     except ValueError:
         raise UsageError(f"signature: {text!r} is no date-time such as 2026-11-22T14:01:00Z") from None
-    from referee.record.clock import now
-
     if at < now() - SIGNED_SLACK:
         raise UsageError(f"signature: the ply was stamped {text}, over a day ago: sign it again")
     last = play.record.moves[-1].at if play.record.moves else None
