@@ -332,3 +332,41 @@ def test_a_record_each_player_receives_replays(post, ann, bo):
         record = record_of(player.inbox[-1])
         assert replay(record_in(record, "x.toml")).entries == ["b b2"]
     assert parsed(post.all[-1][1])["Date"].endswith("+0000")
+
+
+# -- the commands of a mail's text (serve/commands.py) --------------------------------------
+
+from referee.serve.commands import read_commands  # noqa: E402
+
+
+@pytest.mark.parametrize("body, subject, verbs", [
+    ("MOVE B E5\nToken a-b-c", "Re: [3f2a0c6d] Odd", [("move", None, ("B E5",)), ("token", None, ("a-b-c",))]),
+    ("3f2a0c6d resign", "", [("resign", "3f2a0c6d", ())]),
+    ("3F2A0C6D8E9B41F7A5C2D0E4B6A8F1C3 Offer   Draw", "", [("offer", "3f2a0c6d8e9b41f7a5c2d0e4b6a8f1c3", ())]),
+    ("if w d4 THEN b c3", "", [("if", None, ("w d4", "b c3"))]),
+    ("line w_d4 b_c3 w_e7 b_f2", "", [("line", None, ("w_d4", "b_c3", "w_e7", "b_f2"))]),
+    ("Dear robot,\nmove b e5\nthanks\n-- \nmove b e6", "", [("move", None, ("b e5",))]),
+    ("move b e5\n> move b e6\nOn Mon, 1 Jan 2026, Referee <r@x> wrote:\nresign", "", [("move", None, ("b e5",))]),
+    ("3f2a0c6d mvoe e5", "", [("unknown", "3f2a0c6d", ())]),
+    ("signature ed25519:AAA= at 2026-11-22T14:01:00Z", "", [("signature", None, ("ed25519:AAA=", "2026-11-22T14:01:00Z"))]),
+])
+def test_a_mail_s_commands_are_read_one_a_line_in_any_case(body, subject, verbs):
+    mail = read_commands(body, subject)
+    assert [(c.verb, c.game, c.args) for c in mail.commands] == verbs
+    assert mail.subject_game == ("3f2a0c6d" if "[3f2a0c6d]" in subject else None)
+
+
+@pytest.mark.parametrize("line, args", [
+    ("new odd vs bo@example.org", ("odd", {}, "bo@example.org", None, None, None, None)),
+    ("NEW Hermit -O board=hex -O size=4 vs Bo@Example.org clock 10/50d leave 14",
+     ("hermit", {"board": "hex", "size": "4"}, "Bo@Example.org", "10/50d", "14", None, None)),
+    ("new odd -O size=3 min_group=3 vs bot 0.5", ("odd", {"size": "3", "min_group": "3"}, None, None, None, "0.5", None)),
+    ("new hermetica bot", ("hermetica", {}, None, None, None, "", None)),
+])
+def test_new_is_read_with_its_options(line, args):
+    [command] = read_commands(line).commands
+    assert command.verb == "new" and command.args == args
+
+
+def test_more_than_twenty_commands_are_counted_without_reading_on():
+    assert len(read_commands("help\n" * 10_000).commands) == 21

@@ -76,7 +76,7 @@ def game_mail(robot: Robot, play: Replay, short: str, seat: int, to: str, news: 
     body += text_diagram(play)
     body += _footer(short, play, seat)
     message = build_message(play, record_name=f"{short}.toml", record_data=drawn.record, body=body,
-                            svg=drawn.svg, png=drawn.png, to=to, now=clock_now(),
+                            svg=drawn.svg, png=drawn.png, to=to, seats=[seat], now=clock_now(),
                             title=f"[{short}] {game_subject(play, clock_now())}")
     return _from_robot(message, robot, reply)
 

@@ -78,6 +78,8 @@ def _start(ctx: Context, command: Command, key: str | None) -> tuple[str, str, s
         _, bare = email.utils.parseaddr(address)
         if not ADDRESS.fullmatch(bare or ""):
             raise UsageError(f"vs {address}: not a mail address such as bo@example.org")
+        if bare.lower() == ctx.robot.address:
+            raise UsageError(f"vs {address}: the robot referees and never plays; against the engine: bot")
         names.append((2, bare.lower()))
         seats[2] = bare.lower()
     bots = [(2, float(bot) if bot else DEFAULT_SECONDS)] if bot is not None else None

@@ -61,7 +61,13 @@ def game_commands(ctx: Context, game: Game, commands: list[Command]) -> None:
     name = f"{game.short}.toml"
     with locked(path):
         # A write committed but not yet made never waits here: robot.py finishes those first.
-        play = record_in_folder(path, name)
+        try:
+            play = record_in_folder(path, name)
+        except RefereeError as exc:  # the keeper moved or spoilt it: nothing can be judged
+            ctx.log(f"{game.short}: its record cannot be read: {exc}")
+            ctx.tell_sender(f"[{game.short}] Refused: the game's record cannot be read",
+                            f"error: {exc}\nNothing in your mail was played; the robot's keeper is told.\n")
+            return
         seats = ctx.store.seats(game.id)
         acts = [c for c in commands if c.verb not in ("token", "signature")]
         seat, refusal = _who(ctx, play, seats, commands, acts)
