@@ -3,6 +3,7 @@
     python bench/engine.py speed    [--seconds S]
     python bench/engine.py random   [--games N] [--seconds S] [--jobs K] [--only GAME…]
     python bench/engine.py self     [--games N] [--seconds S] [--against S2] [--jobs K] [--only GAME…]
+    python bench/engine.py versus   [--games N] [--seconds S] [--jobs K] [--only GAME…] [--plies P]
 
 - speed: search iterations (each one playout) per second from the start of every game and from
   a position of its in-progress sample, one core;
@@ -11,6 +12,12 @@
   least 95 % of the points over 200 games);
 - self: the engine at S seconds (default 1) against itself at S2 (default 0.25) (target: at
   least 65 % of the points for the longer search).
+- versus: the engine (GRAVE, the solver, its tree kept from move to move) against the search
+  as it was before them (`uct`, a new tree every move), at equal time S a move (0.25 s in the
+  tables): game pairs, each opening of P random plies (default 2) played from both seats, the
+  openings drawn by game number (targets: at least 75 % of the points in Odd, Dustin and
+  Hermit, 60 % in Harmijan and Hermetica). Logged to bench/engine-versus.jsonl, every game
+  with its moves (`python bench/engine.py summary --versus`).
 
 Points are 1 for a win and ½ for a draw; a game that reaches PLY_CAP plies is adjudicated a
 draw and counted as such. Each share comes with its 95 % Wilson score interval (the points
@@ -31,6 +38,7 @@ import os
 import random
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
@@ -39,12 +47,15 @@ sys.path.insert(0, str(ROOT))
 
 from referee.play.choices import data_files  # noqa: E402
 from referee.search.mcts import Search  # noqa: E402
+from referee.search.tree import Settings, settings_for  # noqa: E402
 from referee.games import GAMES  # noqa: E402
 from referee.record.values import Record  # noqa: E402
 from referee.record.reading import read_record
 from referee.play.replay import replay, start  # noqa: E402
 
 LOG = ROOT / "bench" / "engine-games.jsonl"
+COMMIT = "unknown"
+VERSUS_LOG = ROOT / "bench" / "engine-versus.jsonl"
 PLY_CAP = 600  # a game longer than this is adjudicated a draw (none has come near it)
 
 # The two-seat games and the options they are measured with: each game at its defaults, and
@@ -187,6 +198,153 @@ def table(rows: list[dict[str, Any]]) -> str:
     return "\n".join(lines)
 
 
+# -- the engine against the search as it was ---------------------------------------------------
+
+
+class Player:
+    """One side of a versus game: the engine under `algorithm`, its tree kept from move to
+    move where its settings say so (grave), or a new search every move (uct, as before)."""
+
+    def __init__(self, game: Any, algorithm: str, seed: int, tuned: dict[str, Any] | None = None):
+        self.game, self.algorithm, self.rng = game, algorithm, random.Random(seed)
+        self.settings = replace(settings_for(game.id, algorithm), **(tuned or {}))
+        self.search: Search | None = None
+        self.seen: list[Any] = []  # the moves of the game when the search last looked
+
+    def move(self, state: Any, moves: list[Any], seconds: float) -> Any:
+        search = self.search
+        kept = (search is not None and search.settings.reuse and moves[:len(self.seen)] == self.seen
+                and search.advance(moves[len(self.seen):], state))
+        if not kept:
+            search = self.search = Search(self.game, state, seed=self.rng.randrange(2**31),
+                                          settings=self.settings)
+        found = search.run(seconds=seconds)
+        self.seen = list(moves)
+        return found
+
+
+def opening(name: str, number: int, plies: int) -> list[str]:
+    """The opening of pair `number`: `plies` uniformly random legal moves from the start."""
+    game = GAMES[game_of(name)]
+    state, rng, moves = start_position(name), random.Random(f"{name}/{number}"), []
+    for _ in range(plies):
+        move = game.random_move(state, rng)
+        moves.append(str(move))
+        state = game.apply(state, move)
+    return moves
+
+
+def play_versus(task: dict[str, Any]) -> dict[str, Any]:
+    """One game of a pair: the engine (`grave`) in seat `engine_seat`, the old search in the
+    other, from the pair's opening."""
+    name = task["game"]
+    game = GAMES[game_of(name)]
+    state, moves = start_position(name), []
+    for text in task["opening"]:
+        move = game.parse(state, text)
+        moves.append(move)
+        state = game.apply(state, move)
+    seat_of = {task["engine_seat"]: "grave", 3 - task["engine_seat"]: "uct"}
+    players = {seat: Player(game, algorithm, task["pair"] * 2 + seat, task.get("tuned") if algorithm == "grave" else None)
+               for seat, algorithm in seat_of.items()}
+    thinking, iterations, proven = {"1": 0.0, "2": 0.0}, {"1": 0, "2": 0}, None
+    while game.outcome(state) is None and len(moves) < PLY_CAP:
+        seat = game.to_move(state)
+        began = time.perf_counter()
+        found = players[seat].move(state, moves, task["seconds"])
+        thinking[str(seat)] += time.perf_counter() - began
+        iterations[str(seat)] += found.iterations
+        if found.proven and proven is None:
+            proven = {"ply": len(moves) + 1, "seat": seat, "value": found.value}
+        moves.append(found.move)
+        state = game.apply(state, found.move)
+    outcome = game.outcome(state)
+    return {**task, "winners": list(outcome.winners) if outcome is not None else [],
+            "plies": len(moves), "capped": outcome is None, "thinking": thinking,
+            "iterations": iterations, "first_proof": proven, "load": os.getloadavg()[0],
+            "moves": " ".join(str(m).replace(" ", "_") for m in moves)}
+
+
+def versus_tasks(names: list[str], games: int, seconds: float, plies: int,
+                 tuned: dict[str, Any] | None = None) -> list[dict[str, Any]]:
+    """Game pairs, pair-major across the games (a run stopped early has like samples)."""
+    global COMMIT
+    COMMIT = commit()
+    tasks = []
+    for pair in range((games + 1) // 2):
+        for name in names:
+            first = opening(name, pair, plies)
+            for engine_seat in (1, 2):
+                tasks.append({"kind": "versus", "game": name, "pair": pair, "opening": first,
+                              "engine_seat": engine_seat, "seconds": seconds, "against": "uct",
+                              "run": RUN, "commit": COMMIT, **({"tuned": tuned} if tuned else {})})
+    return tasks
+
+
+def run_versus(tasks: list[dict[str, Any]], jobs: int, path: Path = VERSUS_LOG) -> list[dict[str, Any]]:
+    results = []
+    with multiprocessing.get_context("spawn").Pool(jobs) as pool, path.open("a", encoding="utf-8") as log:
+        for result in pool.imap(play_versus, tasks):
+            log.write(json.dumps(result, separators=(",", ":")) + "\n")
+            log.flush()
+            results.append(result)
+            print(f"  {len(results)}/{len(tasks)} {result['game']} pair {result['pair']}: engine in seat "
+                  f"{result['engine_seat']}, winners {result['winners']} after {result['plies']} plies "
+                  f"(load {result['load']:.1f})", flush=True)
+    return results
+
+
+def versus_summary(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Per game: the engine's W–D–L against the old search, its share with the 95 % Wilson
+    interval, the pentanomial counts of the pairs (0, ½, 1, 1½, 2 points for the engine) and
+    the iterations a second of each side."""
+    rows: dict[tuple[str, float], dict[str, Any]] = {}
+    pairs: dict[tuple[str, float, str, int], list[float]] = {}
+    for r in results:
+        key = (r["game"], r["seconds"])
+        row = rows.setdefault(key, {"game": r["game"], "seconds": r["seconds"], "games": 0, "wins": 0,
+                                    "draws": 0, "losses": 0, "plies": 0, "load": 0.0, "it": [0, 0],
+                                    "time": [0.0, 0.0], "capped": 0})
+        seat = r["engine_seat"]
+        points = 0.5 if not r["winners"] else float(seat in r["winners"])
+        row["games"] += 1
+        row["wins" if points == 1 else "draws" if points == 0.5 else "losses"] += 1
+        row["plies"] += r["plies"]
+        row["load"] += r["load"]
+        row["capped"] += r["capped"]
+        for side, s in ((0, seat), (1, 3 - seat)):
+            row["it"][side] += r["iterations"][str(s)]
+            row["time"][side] += r["thinking"][str(s)]
+        pairs.setdefault((r["game"], r["seconds"], r["run"], r["pair"]), []).append(points)
+    for (name, seconds, _, _), scored in pairs.items():
+        if len(scored) == 2:  # both games of the pair were played
+            penta = rows[(name, seconds)].setdefault("penta", [0] * 5)
+            penta[int(round(sum(scored) * 2))] += 1
+    out = []
+    for row in rows.values():
+        points = row["wins"] + row["draws"] / 2
+        low, high = wilson(points, row["games"])
+        target = 0.6 if row["game"] in ("harmijan", "hermetica") else 0.75
+        out.append({**row, "points": points, "share": points / row["games"], "interval": [low, high],
+                    "target": target, "plies": row["plies"] / row["games"], "load": row["load"] / row["games"],
+                    "rates": [row["it"][i] / row["time"][i] if row["time"][i] else 0.0 for i in (0, 1)],
+                    "penta": row.get("penta", [0] * 5)})
+    return sorted(out, key=lambda r: list(TWO_SEATS).index(r["game"]))
+
+
+def versus_table(rows: list[dict[str, Any]]) -> str:
+    lines = ["| game | s a move | games | W–D–L | points | 95 % interval | target | pairs 0–½–1–1½–2 "
+             "| iterations/s (engine, uct) | plies | load |",
+             "|---|---:|---:|---|---:|---|---:|---|---:|---:|---:|"]
+    for r in rows:
+        lines.append(
+            f"| {r['game']} | {r['seconds']:g} | {r['games']} | {r['wins']}–{r['draws']}–{r['losses']} | "
+            f"{r['share']:.1%} | {r['interval'][0]:.1%}–{r['interval'][1]:.1%} | ≥ {r['target']:.0%} | "
+            f"{'–'.join(map(str, r['penta']))} | {r['rates'][0]:,.0f}, {r['rates'][1]:,.0f} | "
+            f"{r['plies']:.0f} | {r['load']:.1f} |")
+    return "\n".join(lines)
+
+
 # -- speed -------------------------------------------------------------------------------------
 
 
@@ -211,18 +369,47 @@ def speed(seconds: float) -> list[dict[str, Any]]:
 RUN = time.strftime("%Y-%m-%dT%H:%M:%S")
 
 
+def commit() -> str:
+    """The checkout's commit, with "+" where its files differ from it: what a run ran."""
+    import subprocess
+    try:
+        head = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "--short", "HEAD"], capture_output=True,
+                              text=True, check=True).stdout.strip()
+        dirty = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "referee"],
+                               capture_output=True, text=True, check=True).stdout.strip()
+    except (OSError, subprocess.CalledProcessError):
+        return "unknown"
+    return head + ("+" if dirty else "")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("what", choices=("speed", "random", "self", "summary"))
+    parser.add_argument("what", choices=("speed", "random", "self", "versus", "summary"))
     parser.add_argument("--games", type=int, default=200, help="games per game (default 200)")
     parser.add_argument("--seconds", type=float, default=1.0, help="the engine's seconds a move")
     parser.add_argument("--against", type=float, default=0.25, help="the other engine's seconds (self)")
     parser.add_argument("--jobs", type=int, default=2, help="games at once, one process each")
     parser.add_argument("--only", nargs="*", default=None, choices=list(TWO_SEATS), help="these games only")
+    parser.add_argument("--plies", type=int, default=2, help="random plies of a versus opening")
+    parser.add_argument("--versus", action="store_true", help="summary: of the versus log")
+    parser.add_argument("--log", type=Path, default=VERSUS_LOG, help="versus: the log to append to")
+    parser.add_argument("--set", nargs="*", default=[], metavar="NAME=VALUE",
+                        help="versus: the engine's settings changed (referee/search/tree.py Settings), to tune them")
     args = parser.parse_args()
     names = args.only or list(TWO_SEATS)
     if args.what == "speed":
         speed(args.seconds)
+        return
+    if args.what == "summary" and args.versus:
+        results = [json.loads(line) for line in args.log.read_text(encoding="utf-8").splitlines() if line.strip()]
+        print(versus_table(versus_summary(results)))
+        return
+    if args.what == "versus":
+        tuned = {name: (value.lower() in ("1", "true", "yes")) if isinstance(getattr(Settings(), name), bool)
+                 else type(getattr(Settings(), name))(value)
+                 for name, value in (item.split("=", 1) for item in args.set)}
+        results = run_versus(versus_tasks(names, args.games, args.seconds, args.plies, tuned), args.jobs, args.log)
+        print(versus_table(versus_summary(results)))
         return
     if args.what == "summary":
         results = [json.loads(line) for line in LOG.read_text(encoding="utf-8").splitlines() if line.strip()]

@@ -17,6 +17,7 @@ RUN = [section for section in ALL if section.commands]
 # the test suite, benchmarks): the pages, or sections, where they may stand.
 UNRUN_SH = {
     "README.md#set-up",
+    "matches.md#a-cluster-of-several-machines",
     "development.md",
     "performance.md",
     "engine-strength.md",

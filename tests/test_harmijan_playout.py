@@ -202,3 +202,33 @@ def test_evaluate_says_level_when_both_colours_have_the_same_creatures_R_HJ7():
         stones[grid.cell(name)] = colour
     state = HarmijanState(grid, tuple(stones), True, 1, BLACK)
     assert GAME.evaluate(state) == (0.5, 0.5)
+
+
+# -- the actions a playout reports (AMAF: referee/search/grave.py) ------------------------------
+
+
+def test_a_playout_reports_each_turn_as_the_game_codes_it_for_its_colour():
+    # A turn's code is its colour and the cell it places on (Harmijan.action_code), a pass
+    # none: the codes a playout reports are those of its turns, each coded in the referee's
+    # position where it was made; and asking for them changes nothing else.
+    rng = random.Random(31)
+    for k in range(12):
+        state = in_play((5, 6, 7)[k % 3], rng, plies=rng.randrange(0, 40))
+        if GAME.outcome(state) is not None:
+            continue
+        seed, limit = rng.randrange(10**6), (12, 60)[k % 2]
+        codes: list[int] = []
+        got = GAME.playout(state, random.Random(seed), limit, codes=codes)
+        assert got == GAME.playout(state, random.Random(seed), limit)
+        played: list = []
+        fast.play(state, random.Random(seed), limit, played.append)
+        position, expected, names = state, [], state.grid.names
+        for ply in played:
+            if ply is None:
+                position = GAME.apply(position, Pass())
+                continue
+            start, end, place = ply
+            turn = Turn(start, end, place, position.stones[end] != 0, (names[start], names[end], names[place]))
+            expected.append(GAME.action_code(GAME.begin_turn(position), turn))
+            position = GAME.apply(position, turn)
+        assert codes == expected and len(codes) >= 1

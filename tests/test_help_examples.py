@@ -16,6 +16,10 @@ from transcripts import Shell
 # What each command's examples need, made by shell commands in the scratch folder (which holds a
 # copy of sample_games/ and tests/engines/, and is HOME); None: run elsewhere, as said.
 NEW_ODD = 'referee new odd -o game.toml --player "1=Ann <ann@example.org>" --player "2=Bo <bo@example.org>"'
+NOTED = ('referee key new -o ~/.ann.key > ann.pub && referee key new -o ~/.bo.key > bo.pub && referee new odd '
+         '-o game.toml --player "1=Ann <ann@example.org>" --key "1=$(cat ann.pub)" --player '
+         '"2=Bo <bo@example.org>" --key "2=$(cat bo.pub)" && referee move game.toml "b e5" '
+         '--note "the centre first" --key ~/.ann.key')
 NEEDS: dict[str, str | None] = {
     "rules": "",
     "new": "",
@@ -24,9 +28,12 @@ NEEDS: dict[str, str | None] = {
     "board": "",
     "mail": f'{NEW_ODD} && referee move game.toml "b e5"  # a game with the players\' addresses',
     "remind": f"{NEW_ODD} --clock 10/50d  # a game with a clock",
+    "status": f"{NEW_ODD} --clock 10/50d  # a game with a clock",
     "receive": (  # Ann's copy, game.toml, and Bo's answer to it, from-bo.eml
         f'{NEW_ODD} && referee move game.toml "b e5" && mkdir bo && cp game.toml bo/ && '
         '(cd bo && referee move game.toml "w d4" && referee mail game.toml -o ../from-bo.eml)'),
+    "notes": f"{NOTED}  # a game with Ann's sealed note, her key in ~/.ann.key",
+    "reveal": f"{NOTED}  # a game with Ann's sealed note, her key in ~/.ann.key",
     "standings": "cp -r sample_games/odd club  # a folder of records",
     "pairings": "",
     "hint": "cp sample_games/odd/odd-in-progress.toml game.toml  # a game in progress",

@@ -321,3 +321,31 @@ def test_the_listing_lists_what_act_alone_lists_in_the_same_order_SPEC_4():
 def test_the_listing_lists_what_act_alone_lists_on_every_sample_position_and_more_SPEC_4():
     turns = turns_to_compare(random.Random(20260304), every=1, games=60)
     assert len(turns) > 700 and same_listings(turns) > 70_000
+
+
+# -- the actions a playout reports (AMAF: referee/search/grave.py) ------------------------------
+
+
+def test_a_playout_reports_each_action_as_the_game_codes_it_for_its_side():
+    # An action's code is its side, what it is and where it ends (Hermetica.action_code): the
+    # codes a playout reports are those of its actions, each coded in the turn where the
+    # referee makes it; and asking for them changes nothing else.
+    rng = random.Random(41)
+    for k in range(16):
+        state = in_play(rng, ("dawn", "noon", "dusk", "draft")[k % 4], turns=rng.randrange(0, 6))
+        if state.winner is not None:
+            continue
+        seed, limit = rng.randrange(10**6), (1, 4)[k % 2]
+        codes: list[int] = []
+        got = GAME.playout(state, random.Random(seed), limit, codes=codes)
+        assert got == GAME.playout(state, random.Random(seed), limit)
+        played: list = []
+        fast.play(state, random.Random(seed), limit, played.append)
+        position, expected = state, []
+        for entry in played:
+            turn = GAME.begin_turn(position)
+            for action in entry:
+                expected.append(GAME.action_code(turn, action))
+                turn = GAME.act(turn, action)
+            position = GAME.end_turn(turn)[1]
+        assert codes == expected

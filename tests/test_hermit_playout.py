@@ -150,3 +150,33 @@ def test_the_same_seed_gives_the_same_playouts():
         before = random.getstate()
         HERMIT.playout(state, random.Random(1))
         assert random.getstate() == before
+
+
+# -- the actions a playout reports (AMAF: referee/search/grave.py) ------------------------------
+
+
+@pytest.mark.parametrize("board,size", [("square", 7), ("hex", 5), ("square", 5)])
+def test_a_playout_reports_each_drop_as_the_game_codes_it_for_its_seat(board, size):
+    # A drop's code is its seat and its cell (Hermit.action_code): the codes a playout reports
+    # are those of the drops it made, in order, each coded in the referee's position where it
+    # was made; and asking for them changes nothing else.
+    rng = random.Random(size)
+    for trial in range(30):
+        state = random_position(HERMIT, start(board, size, (3, 30)[trial % 2]), rng.randrange(0, 20), rng)
+        seed = rng.randrange(10**6)
+        drops: list[tuple[int, int]] = []
+        codes: list[int] = []
+        ended = play_out(state, random.Random(seed), 1000,
+                         lambda seat, cell, _: drops.append((seat, cell)), codes)
+        assert ended == play_out(state, random.Random(seed), 1000)
+        assert ended == HERMIT.playout(state, random.Random(seed))
+        position, expected = state, []
+        for seat, cell in drops:
+            drop = Drop(cell, state.grid.name(cell))
+            assert HERMIT.to_move(position) == seat
+            expected.append(HERMIT.action_code(HERMIT.begin_turn(position), drop))
+            position = HERMIT.apply(position, drop)
+        assert codes == expected
+        again: list[int] = []
+        HERMIT.playout(state, random.Random(seed), codes=again)
+        assert again == codes

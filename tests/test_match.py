@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from referee.engine import process as engine_process, match
-from referee.engine.match_report import elo_difference
+from referee.engine.stats import elo_interval
 
 ENGINES = Path(__file__).parent / "engines"
 TAG = "REFEREE_MATCH_TEST_TAG"
@@ -63,7 +63,7 @@ def no_orphans(monkeypatch):
 
 
 def records(folder: Path) -> dict[str, dict]:
-    return {p.name: tomllib.loads(p.read_text()) for p in sorted(folder.glob("*.toml"))}
+    return {p.name: tomllib.loads(p.read_text()) for p in sorted(folder.glob("*.toml")) if p.name != "match.toml"}
 
 
 def played(cli, *args: str) -> dict:
@@ -178,11 +178,12 @@ def test_a_hang_loses_the_game_and_the_engine_is_killed_with_all_it_started_spec
 def test_a_game_past_the_ply_cap_is_adjudicated_a_draw_that_validates(cli, tmp_path):
     report = played(cli, engine("random", "--seed", "1"), engine("random", "--seed", "2"), *SMALL,
                     "--games", "1", "--movetime", "50", "--max-plies", "5", "--out", "m")
-    assert report["engines"][0]["draws"] == 1 and report["results"][0]["adjudicated"]
-    (game,) = records(tmp_path / "m").values()
-    assert [ply.get("offer") for ply in game["moves"][-2:]] == ["draw", None]
-    assert game["moves"][-1]["move"] == "accept draw" and len(game["moves"]) == 6
-    assert game["result"] == {"winners": [], "reason": "adjudicated a draw: no end after 5 plies"}
+    # One game asked for is a pair (SPEC §13: --games is rounded up to whole pairs).
+    assert report["engines"][0]["draws"] == 2 and all(r["adjudicated"] for r in report["results"])
+    for game in records(tmp_path / "m").values():
+        assert [ply.get("offer") for ply in game["moves"][-2:]] == ["draw", None]
+        assert game["moves"][-1]["move"] == "accept draw" and len(game["moves"]) == 6
+        assert game["result"] == {"winners": [], "reason": "adjudicated a draw: no end after 5 plies"}
     assert cli("validate", "m").exit_code == 0
 
 
@@ -286,19 +287,27 @@ def test_ctrl_c_or_sigterm_ends_the_engines_and_keeps_the_records_valid(tmp_path
 # -- the parts --------------------------------------------------------------------------------
 
 
-def test_the_elo_difference_and_its_interval_come_from_the_score_and_its_variance():
-    # 3 wins, 1 loss: μ = 0.75, σ = √0.1875, so μ ± 1.96 σ/2 = 0.326 … 1.174.
-    estimate, low, high = elo_difference([1, 1, 1, 0])
+def test_the_elo_difference_and_its_interval_come_from_the_pairs_and_their_variance_spec_13():
+    # 3 wins, 1 loss in two pairs (2 points, 1 point): pair scores 1 and ½, μ = 0.75,
+    # σ² = 0.0625 a pair, so μ's variance is 0.03125 and the Wilson interval takes
+    # n = 0.75 · 0.25 / 0.03125 = 6 games. (The interval of SPEC §13: tests/test_match_stats.py.)
+    import math
+
+    estimate, low, high = elo_interval([0, 0, 1, 0, 1])
     assert estimate == pytest.approx(190.85, abs=0.01)
-    assert low == pytest.approx(-400 * __import__("math").log10(1 / (0.75 - 1.959964 * 0.1875 ** 0.5 / 2) - 1))
-    assert high == float("inf")
+    z, n = 1.959964, 6
+    centre = (0.75 + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(0.75 * 0.25 / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    assert low == pytest.approx(-400 * math.log10(1 / (centre - half) - 1))
+    assert high == pytest.approx(-400 * math.log10(1 / (centre + half) - 1))
     # Even: symmetric about 0.
-    estimate, low, high = elo_difference([1, 0, 0.5, 0.5])
+    estimate, low, high = elo_interval([0, 1, 0, 1, 0])
     assert estimate == pytest.approx(0) and low == pytest.approx(-high)
-    # Every game won: no spread to measure; the Wilson interval still bounds it from below.
-    estimate, low, high = elo_difference([1] * 10)
+    # Every game won: no spread to measure; the Wilson interval over the games still bounds
+    # it from below.
+    estimate, low, high = elo_interval([0, 0, 0, 0, 5])
     assert estimate == high == float("inf") and 100 < low < 200
-    assert elo_difference([]) is None
+    assert elo_interval([0] * 5) is None
 
 
 def test_a_compact_move_is_read_as_the_one_legal_move_it_spells_spec_10(tmp_path):

@@ -91,7 +91,8 @@ def finished(process: subprocess.Popen[str], timeout: float = 120) -> tuple[str,
 
 def valid(folder: Path) -> None:
     """Every record in the folder validates (an unfinished game as a game that goes on)."""
-    done = subprocess.run([sys.executable, "-m", "referee", "validate", *map(str, folder.glob("*.toml"))],
+    found = [str(path) for path in folder.glob("*.toml") if path.name != "match.toml"]  # the match's settings
+    done = subprocess.run([sys.executable, "-m", "referee", "validate", *found],
                           capture_output=True, text=True)
     assert done.returncode == 0, done.stdout + done.stderr
 
@@ -218,7 +219,7 @@ def test_an_engine_that_floods_its_output_does_not_grow_the_arbiter(tmp_path):
                       "--games", "1", "--movetime", "300", "--out", "m", "--json")
     peak, out, err = peak_memory(process)
     assert process.returncode == 0 and "Traceback" not in err, err
-    assert json.loads(out)["engines"][1]["timeouts"] == 1
+    assert json.loads(out)["engines"][1]["timeouts"] == 2  # one game asked for is a pair (SPEC §13)
     assert peak < 100 * 1024 ** 2, f"{peak / 1024 ** 2:.0f} MB"
     valid(tmp_path / "m")
 
@@ -311,14 +312,14 @@ def test_force_replaces_an_earlier_match_and_nothing_else(cli, tmp_path):
         return cli("match", engine("random", "--seed", "1"), engine("random", "--seed", "2"), *SMALL,
                    "--movetime", "50", "--out", "m", "--json", *more)
 
-    assert run("--games", "3").exit_code == 0
+    assert run("--games", "4").exit_code == 0
     again = run("--games", "2")
     assert again.exit_code == 2
     assert "already exists (use --force to replace it)" in again.output
-    assert len(list((tmp_path / "m").iterdir())) == 3
+    assert len(list((tmp_path / "m").iterdir())) == 5  # four records and match.toml (SPEC §13)
     replaced = run("--games", "2", "--force")
     assert replaced.exit_code == 0, replaced.output
-    assert sorted(p.name[:3] for p in (tmp_path / "m").iterdir()) == ["001", "002"]  # 003 went too
+    assert sorted(p.name[:3] for p in (tmp_path / "m").iterdir()) == ["001", "002", "mat"]  # 003, 004 went too
     assert json.loads(replaced.stdout)["standings"]["games"]["odd"]["finished"] == 2
     # A folder that holds anything but a match's records is not replaced, before any engine starts.
     (tmp_path / "m" / "notes.txt").write_text("mine\n")

@@ -153,3 +153,33 @@ def test_some_random_plies_fill_that_many_cells_each_as_likely_and_either_colour
     assert all(abs(filled[c] / n - k / len(empty)) <= allowed for c in empty), filled
     # Given filled, black half the time: black / n is k / (2 · empty) on average.
     assert all(abs(black[c] / n - k / len(empty) / 2) <= allowed for c in empty), black
+
+
+# -- the actions a playout reports (AMAF: referee/search/grave.py) ------------------------------
+
+
+@pytest.mark.parametrize("game_id", ["odd", "dustin"])
+def test_a_playout_reports_as_its_actions_exactly_the_final_colouring_of_the_empty_cells(game_id):
+    # Random play in Odd is a fair coin per empty cell, whoever places and in whatever order
+    # (R-OD1, R-OD2): the playout's placements are the final colouring of the cells that were
+    # empty, each coded as the game codes the placement "<colour> <cell>" for either seat.
+    game = GAMES[game_id]
+    for seed in range(12):
+        state = random_position(game, game.start(game.resolve_options({"size": 4 + seed % 3}), {}),
+                                seed * 3, random.Random(seed))
+        codes: list[int] = []
+        got = game.playout(state, random.Random(seed), codes=codes)
+        assert got == game.playout(state, random.Random(seed))  # asking changes nothing else
+        black, white = finish_at_random(state, random.Random(seed))
+        layout = bit_layout(state.grid)
+        empty = [c for c in state.grid if not state.stones[c]]
+        turn = game.begin_turn(state)
+        expected = [game.action_code(turn, game.parse(state, f"{'b' if black & layout.bits[c] else 'w'} "
+                                                             f"{state.grid.name(c)}")) for c in empty]
+        assert sorted(codes) == sorted(expected) and len(set(codes)) == len(empty)
+        # Those placements, made through the referee's rules in any order, end as the playout said.
+        ended = state
+        for code in reversed(codes):
+            colour, cell = (BLACK, code) if code < len(state.grid) else (WHITE, code - len(state.grid))
+            ended = ended.place(cell, colour)
+        assert game.returns(ended) == got

@@ -484,9 +484,17 @@ class DevTools:
                                                  "windowsVirtualKeyCode": code, "nativeVirtualKeyCode": code})
 
     def click(self, selector: str) -> None:
-        self.value(f"document.querySelector({json.dumps(selector)}).scrollIntoView({{block: 'center'}})")
-        box = self.value(f"(() => {{ const r = document.querySelector({json.dumps(selector)})"
-                         ".getBoundingClientRect(); return [r.x + r.width / 2, r.y + r.height / 2]; })()")
+        """A real mouse click at the element's centre, once the element is in view and is what
+        lies at that point: on a loaded machine the scroll may still be under way when the box
+        is first read, and a click then lands on whatever scrolled past."""
+        quoted = json.dumps(selector)
+        self.value(f"document.querySelector({quoted}).scrollIntoView({{block: 'center'}})")
+        where = (f"(() => {{ const e = document.querySelector({quoted}), r = e.getBoundingClientRect(),"
+                 " x = r.x + r.width / 2, y = r.y + r.height / 2, at = document.elementFromPoint(x, y);"
+                 " return at && (at === e || e.contains(at)) ? [x, y] : null; })()")
+        # in view and still: two reads alike
+        self.until(lambda: (first := self.value(where)) is not None and first == self.value(where))
+        box = self.value(where)
         for kind in ("mousePressed", "mouseReleased"):
             self.call("Input.dispatchMouseEvent", {"type": kind, "x": box[0], "y": box[1],
                                                    "button": "left", "clickCount": 1})

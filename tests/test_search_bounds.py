@@ -143,3 +143,23 @@ def test_a_hint_thinks_for_what_reading_the_record_left_of_its_seconds():
     advice = hint(play, seconds=2.0, began=began - 1.7)  # as if reading it had taken 1.7 s
     assert time.monotonic() - began < 1.5 and advice["seconds"] < 1.0
     assert hint(play, seconds=0.3)["seconds"] >= 0.3  # a record read at once: the whole time
+
+
+def _tables(node: Node) -> int:
+    return (node.amaf is not None) + sum(_tables(child) for child in node.children)
+
+
+def test_grave_keeps_no_more_tables_than_its_budget_and_a_kept_tree_frees_the_others(monkeypatch):
+    # GRAVE's tables take memory besides the nodes' (SPEC §14): at most TABLE_BYTES of them;
+    # past it the search goes on reading the tables it has.
+    game, state = start("odd")
+    codes = game.action_codes(state)
+    monkeypatch.setattr(search_module, "TABLE_BYTES", 5 * codes * search_module.grave.BYTES_PER_CODE)
+    search = Search(game, state, seed=1)
+    search.run(iterations=3000)
+    assert _tables(search.root) == 5 and search.tables.left == 0 and search.root.visits == 3000
+    # Carried on to a child: the tables left behind are the budget's again.
+    child = max(search.root.children, key=lambda c: c.visits)
+    after = game.apply(state, child.action)
+    assert search.advance([child.action], after)
+    assert search.tables.left == 5 - _tables(search.root)

@@ -305,7 +305,8 @@ def test_ugi_lists_every_games_options_once_with_the_default_games_defaults():
                for words in listed)
     names = [words[2] for words in listed]
     assert len(names) == len(set(names))
-    assert set(names) == {"game"} | {option.name for game in GAMES.values() for option in game.options}
+    engines = {"MultiPV", "Algorithm"}  # the engine's own (SPEC §11)
+    assert set(names) == {"game"} | engines | {option.name for game in GAMES.values() for option in game.options}
     defaults = {words[2]: " ".join(words[6:]) for words in listed}
     assert defaults["game"] == "odd"
     assert all(defaults[option.name] == str(option.default) for option in GAMES["odd"].options)

@@ -37,7 +37,7 @@ are masked alike, line by line, so that what differs from run to run does not co
 | a digest, a key, a signature | sha256:81a6…, ed25519:MCow… | sha256:<digest>, ed25519:<key> |
 | a time taken | 0.4 s, 263 ms, a match's ms/move column | <n> s, <n> ms, <ms> |
 | a count of the engine's work | 6,426 playouts, 15 positions, nodes 1145 | <n> playouts … |
-| the engine's choice | a hint and its line, a bot's reply, `bestmove`, `info`, the solver's line | <move>, <moves> |
+| the engine's choice | a hint and its line, the other moves of `--lines`, a bot's reply, `bestmove`, `info`, the solver's line | <move>, <moves> |
 
 After a change to what a command prints, `python tests/transcripts.py PAGE.md…` writes the new
 output into the pages where it is shown whole (read the diff before committing it).
@@ -68,6 +68,7 @@ MASKS: list[tuple[re.Pattern[str], str]] = [(re.compile(p), r) for p, r in [
     (r"^(Expected line|Winning line): .*$", r"\1: <moves>"),
     (r"^Winnable: play .*$", "Winnable: play <moves>"),
     (r"^Engine plays .*$", "Engine plays <move>"),
+    (r"^(  \d+\. )\S.* — (?:wins|loses|draws) .*$", r"\1<move>"),  # hint --lines: the others
     (r"^(Ply \d+: ).*( \(Engine\))$", r"\1<move>\2"),
     (r"^bestmove \S+$", "bestmove <move>"),
     (r"^info .*$", "info <search>"),
@@ -75,6 +76,8 @@ MASKS: list[tuple[re.Pattern[str], str]] = [(re.compile(p), r) for p, r in [
     (r"\b(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d\d? \w{3} \d{4} \d\d:\d\d:\d\d [+-]\d{4}", "<time>"),
     (r"\b\d{4}-\d\d-\d\d[T ]\d\d:\d\d(:\d\d)?(\.\d+)?(Z| UTC|[+-]\d\d:\d\d)?", "<time>"),
     (r"\b\d{4}-\d\d-\d\d\b", "<date>"),
+    # a bot's reply in `history` (after the dates: its line ends "<time> Engine")
+    (r"^(\s*\d+\. ).*?(\s+<time> Engine)$", r"\1<move>\2"),
     # ids, digests, keys
     (r"sha256:[0-9a-f]+…?", "sha256:<digest>"),
     (r"ed25519:[A-Za-z0-9+/=_-]+…?", "ed25519:<key>"),

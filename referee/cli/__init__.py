@@ -6,7 +6,7 @@ codes. It may import every package; none imports it.
                      stderr and an exit code), the output helper and the shared choices
   records.py         a game and its record: games, rules, new, move, status, history, moves,
                      validate, verify, show, board
-  correspondence.py  mail, remind, receive, key
+  correspondence.py  mail, remind, receive, notes, reveal, key
   club.py            standings, pairings
   engine.py          hint, engine, match
   serve.py           serve (the play-by-mail robot)

@@ -20,7 +20,8 @@ from referee.text import plain
 @guard
 def mail_command(
     file: str = typer.Argument(..., metavar="FILE", help="The record file."),
-    to: Optional[str] = typer.Option(None, "--to", metavar="ADDRESS", help="Send to ADDRESS instead of the [players] address of the seat to move."),
+    to: Optional[str] = typer.Option(None, "--to", metavar="ADDRESS", help="Send to ADDRESS instead of the [players] address of the other seat."),
+    seat: Optional[str] = typer.Option(None, "--as", metavar="SEAT", help="Whose copy this is, the mail's sender (default: the seat of the last move made by hand, not a pass or reply the referee wrote for a seat)."),
     output: Optional[str] = typer.Option(None, "-o", "--output", metavar="MESSAGE.eml", help="Write the message here instead of printing it."),
     attach: Optional[list[Attachment]] = typer.Option(None, "--attach", help="Also attach html: the review page of the whole game."),
     force: bool = typer.Option(False, "--force", help="Replace MESSAGE.eml if it exists."),
@@ -28,6 +29,9 @@ def mail_command(
 ) -> None:
     """Make the mail to send: the board and status in the body, the record, SVG and PNG attached.
 
+    The mail is from the seat whose copy it is (the seat of the last move made by hand, or
+    --as SEAT) to the other seat, also when a conditional reply of the other seat was played
+    after that move. A game with a clock gets its deadline attached as a calendar event.
     Open MESSAGE.eml in your mail program (or send it with any tool that sends .eml files).
 
     Example: referee mail game.toml -o to-bo.eml --attach html
@@ -35,7 +39,7 @@ def mail_command(
     from referee.correspondence.sending import mail  # the email package: see the top
 
     output_format(output, None, "mail")
-    message = mail(file, to, output, force, [a.value for a in attach or []], palette.value)
+    message = mail(file, to, output, force, [a.value for a in attach or []], palette.value, seat)
     write_output(output, bytes(message))
     if output:
         typer.echo(f"{output}: to {message['To']}, subject \"{message['Subject']}\"")
@@ -47,17 +51,19 @@ def remind_command(
     file: str = typer.Argument(..., metavar="FILE", help="The record file (a game with a clock)."),
     to: Optional[str] = typer.Option(None, "--to", metavar="ADDRESS", help="Send to ADDRESS instead of the [players] address of the seat to move."),
     output: Optional[str] = typer.Option(None, "-o", "--output", metavar="OUT.eml", help="Write the message here instead of printing it."),
-    force: bool = typer.Option(False, "--force", help="Replace OUT.eml if it exists."),
+    ics: Optional[str] = typer.Option(None, "--ics", metavar="OUT.ics", help="Also write the deadline as a calendar event to OUT.ics."),
+    force: bool = typer.Option(False, "--force", help="Replace OUT.eml and OUT.ics if they exist."),
     palette: Palette = typer.Option(DEFAULT_PALETTE, "--palette", help=PALETTE_HELP),
 ) -> None:
-    """Make a reminder mail to the seat to move: its time left and its deadline.
+    """Make a reminder mail to the seat to move: its time left and its deadline, attached as a
+    calendar event (an alarm a day before).
 
-    Example: referee remind game.toml -o reminder.eml
+    Example: referee remind game.toml -o reminder.eml --ics deadline.ics
     """
     from referee.correspondence.sending import remind  # the email package: see the top
 
     output_format(output, None, "remind")
-    message = remind(file, to, output, force, palette.value)
+    message = remind(file, to, output, force, palette.value, ics)
     write_output(output, bytes(message))
     if output:
         typer.echo(f"{output}: to {message['To']}, subject \"{message['Subject']}\"")
@@ -99,6 +105,53 @@ def receive_command(
         typer.echo(f"Saved to {received.saved_to}.")
     for note in received.notes:
         typer.echo(plain(note))  # a note may name a player: safe for a terminal
+
+
+@app.command("notes")
+@guard
+def notes_command(
+    file: str = typer.Argument(..., metavar="FILE", help="The record file."),
+    key: Optional[str] = typer.Option(None, "--key", metavar="KEYFILE", help="Your private key: shows your own sealed notes."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+) -> None:
+    """Show the sealed notes of a game: yours with --key, and every note of a seat that
+    revealed them (referee reveal); the others stay "sealed".
+
+    A note that does not open under its seat's key (moved to another ply or game, or changed)
+    is refused, naming its ply.
+
+    Example: referee notes game.toml --key ~/.ann.key
+    """
+    import json
+
+    from referee.correspondence.notes import notes, notes_lines
+
+    report = notes(file, key)
+    if as_json:
+        typer.echo(json.dumps(report, indent=2, ensure_ascii=False))
+        return
+    for line in notes_lines(file, report):
+        typer.echo(line)
+
+
+@app.command("reveal")
+@guard
+def reveal_command(
+    file: str = typer.Argument(..., metavar="FILE", help="The record file."),
+    key: str = typer.Option(..., "--key", metavar="KEYFILE", help="Your private key (it stays yours: only the note key it makes is written)."),
+) -> None:
+    """Reveal your sealed notes: append your note key to FILE, signed by you, so that anyone's
+    `referee notes FILE` shows them. Your private key is never written.
+
+    Example: referee reveal game.toml --key ~/.ann.key
+    """
+    from referee.correspondence.notes import reveal, reveal_words
+
+    from referee.text import wrap
+
+    play, seat = reveal(file, key)
+    for line in wrap(reveal_words(play, seat, file)):
+        typer.echo(line)
 
 
 key_app = typer.Typer(help="Keys for signed moves (needs `pip install 'referee[sign]'`).", no_args_is_help=True)

@@ -94,7 +94,10 @@ def move_command(
     comment: Optional[str] = typer.Option(None, "--comment", metavar="TEXT", help="A comment stored with the move."),
     if_moves: Optional[list[str]] = typer.Option(None, "--if", metavar="MOVE", help="A conditional move: if the opponent replies MOVE … (repeatable, each with a --then)."),
     then_moves: Optional[list[str]] = typer.Option(None, "--then", metavar="MOVE", help="… then play this MOVE for me."),
+    line: Optional[list[str]] = typer.Option(None, "--line", metavar="\"M1 M2 …\"", help="A conditional line: the opponent's move, your reply, the opponent's next, your reply … (moves with spaces written _, e.g. \"w_d4 b_c3 w_e7 b_f2\"; repeatable: lines that begin alike share it)."),
     sign: Optional[str] = typer.Option(None, "--sign", metavar="KEYFILE", help="Sign the move with the private key from `referee key new`."),
+    note: Optional[str] = typer.Option(None, "--note", metavar="TEXT", help="A note for yourself, sealed in the move: only you can read it (referee notes), until you reveal it (referee reveal). Needs --key."),
+    key: Optional[str] = typer.Option(None, "--key", metavar="KEYFILE", help="Your private key, which seals the --note (and signs the move)."),
     svg: Optional[str] = typer.Option(None, "--svg", metavar="OUT", help="Also write the new diagram as SVG to OUT (replaced at every move)."),
     palette: Palette = typer.Option(DEFAULT_PALETTE, "--palette", help="The colours of the --svg picture: " + PALETTE_HELP),
     leave: Optional[str] = typer.Option(None, "--leave", metavar="FROM..TO", help="Declare leave with this move, e.g. 2026-12-20..2027-01-03 (dates: 00:00 UTC)."),
@@ -106,14 +109,21 @@ def move_command(
     A refused move leaves FILE byte-for-byte unchanged. Passes of a seat that cannot act are
     appended for it. Every ply is sealed with a digest; --sign adds your signature.
 
-    Conditional moves (--if/--then pairs) are stored openly in FILE: when the opponent's next
-    move is one of the --if moves, the referee plays your --then reply at once.
+    Conditional moves (--if/--then pairs, and --line for replies several moves deep) are
+    stored openly in FILE, visible to your opponent as on a postal card: when the opponent's
+    next move is one of the --if moves, the referee plays your --then reply at once, and the
+    rest of that line stands for their next move. Any other move ends the line.
 
     Against the engine (new --bot), its reply comes within the same move. Where the engine's
     seat is to move (a record received so, or one move's thinking ran out), `referee move FILE`
     without a move lets it reply: a received record never makes your machine think by itself.
 
     Example: referee move game.toml "b e5" --as 1 --if "w d4" --then "b c3"
+
+    Example, a line two replies deep: referee move game.toml "b e5" --line "w_d4 b_c3 w_e7 b_f2"
+
+    A --note is sealed with your --key: your opponent's copy holds it, but only you can read it
+    (referee notes), until you reveal your note key (referee reveal), say once the game is over.
     """
     from referee.play.game_file import play_turn
     from referee.render.diagram import svg_diagram, text_diagram  # drawing: see the top
@@ -123,8 +133,8 @@ def move_command(
     span = leave_span(leave) if leave is not None else None
     picture = (svg, partial(svg_diagram, palette=palette.value)) if svg is not None else None
     turn = play_turn(file, move, seat=seat, comment=comment, key_file=sign, picture=picture,
-                     force=force, conditions=list(zip(if_moves or [], then_moves or [])),
-                     leave=span, offer_draw=offer_draw)
+                     force=force, conditions=list(zip(if_moves or [], then_moves or [])), lines=line or [],
+                     leave=span, offer_draw=offer_draw, note=note, note_key_file=key)
     typer.echo(text_diagram(turn.play), nl=False)
     for note in turn.notes:
         typer.echo(plain(note))  # a note may name a player: safe for a terminal
@@ -175,9 +185,21 @@ def validate_command(
 def status_command(
     file: str = typer.Argument(..., metavar="FILE", help="The record file."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+    ics: Optional[str] = typer.Option(None, "--ics", metavar="OUT.ics", help="Also write the deadline of the seat to move as a calendar event (a game with a clock)."),
+    force: bool = typer.Option(False, "--force", help="Replace OUT.ics if it exists."),
 ) -> None:
-    """Whose turn it is, the score, and the result once the game is over."""
+    """Whose turn it is, the score, and the result once the game is over.
+
+    With --ics, the deadline of the seat to move goes into a calendar file, an alarm a day
+    before; a newer file of the same turn updates the same event.
+
+    Example: referee status game.toml --ics deadline.ics
+    """
     play = reports.load(file)
+    if ics is not None:
+        from referee.correspondence.deadlines import write_calendar  # the calendar library
+
+        write_calendar(play, file, ics, force)
     if as_json:
         typer.echo(json.dumps(reports.status(play), indent=2))
         return

@@ -19,7 +19,7 @@ from typing import NamedTuple
 from referee.record.clock import now as clock_now, short_words
 from referee.errors import CONTROL, RecordError, UsageError
 from referee.record.files import looks_like_mail
-from referee.play.words import result_words, who_and_seat
+from referee.play.words import result_words, who, who_and_seat
 from referee.play.replay import Replay
 
 RECORD_TYPE = ("application", "toml")
@@ -64,6 +64,52 @@ def time_left(play: Replay, now: dt.datetime | None) -> str:
     return f", {short_words(left)} left" if left > 0 else ", out of time"
 
 
+def by_hand(play: Replay) -> list[int]:
+    """The plies written by hand, each by the referee of the seat that made it: every ply but
+    a pass the rules forced, a reply taken from a seat's own conditional moves (both written
+    by the other side's referee, SPEC §9) and the engine's reply for a bot seat (SPEC §10). In
+    a cooperative round the engine's placements ride in the player's own entry: that is hers."""
+    written = set(play.written_for())
+    cooperative = play.game.cooperative
+    return [ply for ply, entry in enumerate(play.record.moves, 1)
+            if ply not in written and not (entry.bot and not cooperative)]
+
+
+def correspondents(play: Replay, sender: int | None = None) -> tuple[int | None, list[int]]:
+    """Who a mail is from and to (SPEC §12): from the seat whose copy it is — `sender` (--as),
+    else the seat of the last ply written by hand — to the other seat; in a game of more seats,
+    to the seat to move, else every other seat. A copy with no ply by hand yet (a new game) is
+    nobody's in particular: it goes to the seat to move."""
+    if sender is None:
+        hand = by_hand(play)
+        sender = play.line[hand[-1]].mover if hand else None
+    seats, to_move = list(play.seats), play.to_move()
+    if sender is None:
+        to = [to_move] if to_move is not None else [s for s in seats if s != play.line[-1].mover]
+    else:
+        others = [s for s in seats if s != sender]
+        if len(seats) > 2 and to_move is not None and to_move != sender:
+            to = [to_move]
+        else:
+            to = others or [sender]  # a game of one seat: its player keeps the copy
+    return sender, to
+
+
+def conditional_news(play: Replay, sender: int | None) -> list[str]:
+    """What the other side's referee played after the sender's last ply by hand: each reply
+    taken from a seat's own conditional moves, then who is to move (SPEC §12: "Ann's
+    conditional reply was played: if w d4 then b c3. Bo to move.")."""
+    if sender is None:
+        return []
+    hand = [ply for ply in by_hand(play) if play.line[ply].mover == sender]
+    since = hand[-1] if hand else 0
+    forced = play.forced_passes()
+    replies = [ply for ply in play.written_for() if ply > since and not forced[ply - 1]]
+    news = [f"{who(play, play.line[ply].mover)}'s conditional reply was played: "
+            f"if {play.entries[ply - 2]} then {play.entries[ply - 1]}." for ply in replies]
+    return [*news, f"{result_words(play)}."] if news else []
+
+
 def build_message(
     play: Replay,
     *,
@@ -77,17 +123,23 @@ def build_message(
     title: str | None = None,
     seats: list[int] | None = None,
     html: str | None = None,
+    sender: int | None = None,
+    calendar: bytes | None = None,
 ) -> EmailMessage:
-    """The message to `seats`, by default the seat whose turn it is (once the game is over: the
-    other seats), from the seat that moved last; `title` replaces the usual subject. `html`,
-    when given, is the review page, attached too."""
-    last = play.line[-1].mover  # None at the start
+    """The message to `seats` from `sender` (by default, as `correspondents` says: from the
+    seat whose copy it is to the other); `title` replaces the usual subject. `html`, when
+    given, is the review page, and `calendar` the deadline (SPEC §12), attached too."""
     if seats is None:
-        seats = [play.to_move()] if play.to_move() is not None else [s for s in play.seats if s != last]
+        sender, seats = correspondents(play, sender)
+    last = sender
+    bots = play.record.bots()
     addresses = [a for a in (address_of(play, s) for s in seats) if a]
     recipient = _header_safe(to) if to else ", ".join(addresses)
     if not recipient:
         listed = " or ".join(who_and_seat(play, s) for s in seats)
+        if all(s in bots for s in seats):
+            raise UsageError(f"{listed} is played by the engine, which reads no mail: give an "
+                             "address with --to")
         raise UsageError(f"{listed} has no mail address in [players]: give one with --to")
     for seat in sorted({*seats, last} - {None}):
         # A line break in a header would forge lines (other control characters are taken out).
@@ -127,6 +179,11 @@ def build_message(
         # click, and mail programs that show HTML inline do not run its script anyway.
         message.add_attachment(html.encode("utf-8"), maintype="text", subtype="html",
                                filename=f"{stem}.html", params={"charset": "utf-8"})
+    if calendar is not None:
+        # The deadline of the seat to move as an event (SPEC §12): a mail program offers to
+        # add it to the calendar.
+        message.add_attachment(calendar, maintype="text", subtype="calendar",
+                               filename=f"{stem}-deadline.ics", params={"charset": "utf-8", "method": "PUBLISH"})
     return message
 
 

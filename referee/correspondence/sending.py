@@ -11,12 +11,14 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from referee.correspondence.mail import build_message
+from referee.correspondence.mail import build_message, conditional_news, correspondents
 from referee.errors import UsageError
+from referee.play.choices import seat_named
 from referee.play.replay import Replay, replay
 from referee.play.reports import record_in
 from referee.play.words import result_words, who
 from referee.record.clock import now, short_words, stamp, words
+from referee.correspondence.deadlines import calendar, has_deadline, write_calendar
 from referee.record.files import check_output, read_input
 from referee.render.diagram import svg_diagram, text_diagram, to_png
 from referee.render.show import review_page
@@ -26,34 +28,43 @@ ATTACHMENTS = ("html",)
 
 
 def mail(path: str, to: str | None, output: str | None = None, force: bool = False,
-         attach: list[str] | None = None, palette: str | None = None):
-    """`referee mail`: the message to send, as an EmailMessage (the record read once).
-    `attach` names extra attachments: "html", the review page of the whole game; the pictures
-    are drawn in `palette` (SPEC §8b; None: the default)."""
+         attach: list[str] | None = None, palette: str | None = None, seat: str | None = None):
+    """`referee mail`: the message to send, as an EmailMessage (the record read once), from
+    the seat whose copy it is (`seat`, --as, else the seat of the last ply written by hand) to
+    the other (SPEC §12). `attach` names extra attachments: "html", the review page of the
+    whole game; the pictures are drawn in `palette` (SPEC §8b; None: the default)."""
     for extra in attach or []:
         if extra not in ATTACHMENTS:
             raise UsageError(f"--attach takes {', '.join(ATTACHMENTS)}, not {extra!r}")
     check_output(output, force)
     data = read_input(path, "record")
     play = replay(record_in(data, path))
+    sender, seats = correspondents(play, seat_named(play, seat) if seat is not None else None)
     name = Path(path).name
-    body = text_diagram(play) + (
-        "\nThe record is attached. To answer:\n"
-        f"  referee receive THIS-MESSAGE.eml --mine {name}\n"
-        f"  referee move {name} \"<your move>\"\n"
-        f"  referee mail {name} -o reply.eml\n"
-    )
+    news = "".join(plain(line) + "\n" for line in wrap(" ".join(conditional_news(play, sender)))
+                   if line)
+    receive = f"  referee receive THIS-MESSAGE.eml --mine {name}\n"
+    if play.to_move() is not None and play.to_move() not in seats:
+        # The sender is still to move (a conditional reply gave the move back): this mail
+        # keeps the other copy in step, and nothing is asked of its reader yet.
+        answer = "\nThe record is attached. To keep your copy in step:\n" + receive
+    else:
+        answer = ("\nThe record is attached. To answer:\n" + receive +
+                  f"  referee move {name} \"<your move>\"\n  referee mail {name} -o reply.eml\n")
+    body = text_diagram(play) + (news and "\n" + news) + answer
     page = review_page(play, palette=palette) if "html" in (attach or []) else None
     if page is not None:
         body += "The review page of the whole game is attached: open it in a web browser.\n"
-    return _message(play, data, name, body, to, palette, html=page)
+    return _message(play, data, name, body, to, palette, html=page, seats=seats, sender=sender)
 
 
 def remind(path: str, to: str | None = None, output: str | None = None, force: bool = False,
-           palette: str | None = None):
+           palette: str | None = None, ics: str | None = None):
     """`referee remind`: a reminder to the seat to move of a game with a clock, with its time
-    left and deadline (SPEC §6)."""
+    left and deadline (SPEC §6), the deadline attached as a calendar event and, with `ics`,
+    written there too (SPEC §12)."""
     check_output(output, force)
+    check_output(ics, force)
     data = read_input(path, "record")
     play = replay(record_in(data, path))
     seat, clock = play.to_move(), play.clock
@@ -75,11 +86,16 @@ def remind(path: str, to: str | None = None, output: str | None = None, force: b
             f"  referee move {name} \"<your move>\"\n  referee mail {name} -o reply.eml\n")
     title = f"Reminder: {play.game.name}, your move ({short_words(left)} left, until {when})" if left > 0 \
         else f"Reminder: {play.game.name}, your move (out of time since {when})"
-    return _message(play, data, name, body, to, palette, title=title, seats=[seat])
+    if ics is not None:
+        write_calendar(play, path, ics, True)
+    # From the seat waiting for the move (clocks are for two seats).
+    return _message(play, data, name, body, to, palette, title=title, seats=[seat], sender=3 - seat)
 
 
 def _message(play: Replay, data: bytes, name: str, body: str, to: str | None, palette: str | None,
              **extra: Any):
     picture = svg_diagram(play, palette=palette)
+    # A game with a clock carries the deadline of the seat to move for the calendar (SPEC §12).
+    event = calendar(play, now(), name) if has_deadline(play) else None
     return build_message(play, record_name=name, record_data=data, body=body, svg=picture,
-                         png=to_png(picture), to=to, now=now(), **extra)
+                         png=to_png(picture), to=to, now=now(), calendar=event, **extra)

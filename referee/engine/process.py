@@ -34,7 +34,7 @@ import sys
 import threading
 import time
 import uuid
-from typing import IO, Iterable, Iterator
+from typing import IO, Callable, Iterable, Iterator
 
 import psutil
 
@@ -89,13 +89,18 @@ class EngineProcess:
         self._lock = threading.Lock()  # the process: taken, started and ended one at a time
         self._writing = threading.Lock()  # one write at a time; never held past a deadline
         self._shut = False  # ended for good (the match is over): never started again
+        # Each line each way, as it goes (`--log`): called with ">" (sent), "<" (its output)
+        # or "!" (its standard error) and the line; None: nothing kept.
+        self.log: Callable[[str, str], None] | None = None
 
     # -- life --------------------------------------------------------------------------------
 
-    def start(self, game: str, options: dict[str, str], wait: float | None = None) -> None:
+    def start(self, game: str, options: dict[str, str], wait: float | None = None,
+              own: Iterable[tuple[str, str]] = ()) -> None:
         """Start the program, shake hands (`ugi` … `ugiok`, learning its name), choose the game
-        and options, and wait for `readyok`. Raises OSError when the program cannot be
-        started, EngineFault when it does not answer as asked. `wait`: START_WAIT."""
+        and options, then its `own` options (`--engine-option`), and wait for `readyok`. Raises
+        OSError when the program cannot be started, EngineFault when it does not answer as
+        asked. `wait`: START_WAIT."""
         wait = START_WAIT if wait is None else wait
         self.close()
         self._lines, self._ended = _Output(), False
@@ -126,7 +131,7 @@ class EngineProcess:
         for line in self._until("ugiok", wait, "ugi", keep="id name "):
             self.name = said(line[len("id name "):])
         self.send(f"setoption name game value {game}", deadline)
-        for name, value in options.items():
+        for name, value in [*options.items(), *own]:
             self.send(f"setoption name {name} value {value}", deadline)
         self._ready(wait, "setoption")
 
@@ -191,6 +196,8 @@ class EngineProcess:
             process = self._process
             try:
                 if process is not None:
+                    if self.log is not None:
+                        self.log(">", line)
                     self._write(process, line.encode("utf-8") + b"\n", deadline,
                                 late or f"it stopped reading its input ({line.split(' ', 1)[0]})")
                     return
@@ -198,12 +205,12 @@ class EngineProcess:
                 pass  # it has ended, or closed its input
         raise EngineFault("crash", self._crash_words())  # (which waits a little: not under the lock)
 
-    def go(self, moves: Iterable[str], movetime: int, wait: float) -> tuple[str, float, list[str]]:
+    def go(self, moves: Iterable[str], movetime: int | str, wait: float) -> tuple[str, float, list[str]]:
         """The engine's move in the position after `moves` (wire form), thinking `movetime`
-        ms: (the move as written after `bestmove`, the milliseconds from `go` to the answer,
-        the last things it said as `info string error` meanwhile). Raises EngineFault when no
-        `bestmove` comes within `wait` seconds — the position and `go` written in that time
-        too — or the engine ends."""
+        ms (or as the rest of `go` says, e.g. "p1time 9000 p2time 9100"): (the move as written
+        after `bestmove`, the milliseconds from `go` to the answer, the last things it said as
+        `info string error` meanwhile). Raises EngineFault when no `bestmove` comes within
+        `wait` seconds — the position and `go` written in that time too — or the engine ends."""
         self._drain()
         listed = " ".join(moves)
         deadline = time.monotonic() + wait
@@ -211,7 +218,7 @@ class EngineProcess:
         deaf = f"{late}: it stopped reading its input"
         self.send("position startpos" + (f" moves {listed}" if listed else ""), deadline, deaf)
         began = time.monotonic()
-        self.send(f"go movetime {movetime}", deadline, deaf)
+        self.send(f"go movetime {movetime}" if isinstance(movetime, int) else f"go {movetime}", deadline, deaf)
         errors: collections.deque[str] = collections.deque(maxlen=ERRORS_KEPT)
         while True:
             line = self._next(deadline, late)
@@ -314,15 +321,18 @@ class EngineProcess:
         last = next((line for line in reversed(self._stderr) if line.strip()), None)
         return f"{words}: {said(last)}" if last else words
 
-    @staticmethod
-    def _read(stream: IO[bytes], lines: "_Output") -> None:
+    def _read(self, stream: IO[bytes], lines: "_Output") -> None:
         for line in _lines_of(stream):
+            if (log := self.log) is not None:
+                log("<", line)
             if line.lstrip().startswith(HEARD):
                 lines.put(line)
         lines.end()
 
     def _read_errors(self, stream: IO[bytes]) -> None:
         for line in _lines_of(stream):
+            if (log := self.log) is not None:
+                log("!", line)
             self._stderr.append(line[:WORDS])
 
 

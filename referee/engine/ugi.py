@@ -31,6 +31,8 @@ from referee.games import GAMES, Game
 from referee.record.values import Record
 from referee.engine.thinking import Thinking, one_line
 from referee.play.replay import start
+from referee.search.mcts import Search
+from referee.search.tree import ALGORITHMS, DEFAULT_ALGORITHM
 
 DEFAULT_GAME = "odd"
 
@@ -49,6 +51,10 @@ SHOWN = 60  # characters of a stranger's word repeated in an error
 # the process ends whatever it is doing (SPEC §14: within 1 s).
 QUIT_WAIT = 0.4
 QUIT_END = 0.75
+MULTIPV = (1, 10)  # the moves a `go` may be asked to say its thinking of (as `hint --lines`)
+# A search of the last `go` still ending its iteration (after the watch answered) is waited
+# for this long before its tree is carried on; past it the next `go` starts a tree anew.
+REUSE_WAIT = 0.2
 
 
 def shown(text: str) -> str:
@@ -86,6 +92,11 @@ class Session:
         self.history: list[Any] = []
         self._thinking: Thinking | None = None
         self.quit_by: float | None = None  # once `quit` is read: when the answer must be said
+        self.multipv = 1
+        self.algorithm = DEFAULT_ALGORITHM
+        # The last `go`'s search and the moves of its position: the next `go` carries the tree
+        # on where its position extends that one (SPEC §11).
+        self._searched: tuple[Thinking, list[Any]] | None = None
         self.new_game()
 
     def say(self, line: str) -> None:
@@ -118,6 +129,11 @@ class Session:
     def _ugi(self, rest: list[str]) -> None:
         self.say(f"id name referee {__version__}")
         self.say("id author the referee's authors")
+        # The engine's own options, in the form SPEC §10 gives every option: MultiPV (SPEC
+        # §11: 1–10 moves said as the engine thinks), Algorithm (grave, or uct: the search as
+        # it was before GRAVE, the solver and the kept tree, for comparisons).
+        self.say("option name MultiPV type string default 1")
+        self.say(f"option name Algorithm type string default {DEFAULT_ALGORITHM}")
         self.say(f"option name game type string default {DEFAULT_GAME}")
         for name, default in listed_options().items():
             self.say(f"option name {name} type string default {default}")
@@ -129,6 +145,17 @@ class Session:
         at = rest.index("value")
         name, value = " ".join(rest[1:at]), " ".join(rest[at + 1:])
         self.settle()
+        if name.lower() == "multipv":
+            low, high = MULTIPV
+            if not DIGITS.fullmatch(value) or len(value) > 3 or not low <= int(value) <= high:
+                raise UgiError(f"setoption name MultiPV: {shown(value)} is not a whole number {low}–{high}")
+            self.multipv = int(value)
+            return
+        if name.lower() == "algorithm":
+            if value.lower() not in ALGORITHMS:
+                raise UgiError(f"setoption name Algorithm: {shown(value)} is none of {', '.join(ALGORITHMS)}")
+            self.algorithm, self._searched = value.lower(), None
+            return
         if name == "game":
             return self._choose_game(value)
         if name not in listed_options():
@@ -137,6 +164,7 @@ class Session:
         if name in self._names(self.game):
             state = self._start(self.game, given)  # refused here, not at the next position
             self.start_state, self.state, self.history = state, state, []
+            self._searched = None
         self.given = given
 
     def _choose_game(self, value: str) -> None:
@@ -179,7 +207,30 @@ class Session:
         if self.game.outcome(self.state) is not None:
             raise UgiError("the game is over")
         # On a thread of its own, so that `isready`, `query` and `stop` are answered meanwhile.
-        self._thinking = Thinking(self.say, self.game, self.state, len(self.history), asked, iterations)
+        game, state, history, algorithm = self.game, self.state, list(self.history), self.algorithm
+        last = self._searched
+
+        def prepare() -> Search:
+            """The last `go`'s tree carried on to this position where it extends that one's
+            (and that search has ended), else a new tree — the old one let go first, so that
+            two trees never hold memory at once (SPEC §14)."""
+            nonlocal last
+            previous, last = last, None
+            if previous is not None and previous[0].search is not None and previous[0].join(REUSE_WAIT):
+                search, before = previous[0].search, previous[1]
+                previous[0].search = None
+                if (search.game is game and search.settings.reuse and history[:len(before)] == before
+                        and search.advance(history[len(before):], state)):
+                    return search
+                del search
+            elif previous is not None:
+                previous[0].search = None
+            del previous
+            return Search(game, state, seed=len(history), algorithm=algorithm)
+
+        self._thinking = Thinking(self.say, game, state, len(history), asked, iterations,
+                                  prepare=prepare, multipv=self.multipv)
+        self._searched = (self._thinking, history)
         self._thinking.start()
 
     def _query(self, rest: list[str]) -> None:
@@ -204,6 +255,7 @@ class Session:
 
     def new_game(self) -> None:  # the start position of the game with the options given
         self.settle()
+        self._searched = None
         self.start_state = self._start(self.game, self.given)
         self.state, self.history = self.start_state, []
 

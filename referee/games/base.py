@@ -154,9 +154,10 @@ class Game(ABC):
     3. moves                  `parse` (text → move); `str(move)` is the canonical notation
     4. play                   `to_move`, `legal_moves`, `apply`, `outcome`, `returns`,
                               `must_pass`, `mover`; a turn action by action: `begin_turn`,
-                              `legal_actions`, `act`, `turn_may_end`, `end_turn`; for a
-                              search, `random_move`, `finish_turn`, `priority`, `playout`,
-                              `evaluate`
+                              `legal_actions`, `act`, `turn_may_end`, `end_turn`,
+                              `move_actions`; for a search, `random_move`, `finish_turn`,
+                              `priority`, `playout`, `evaluate`, `action_codes`,
+                              `action_code`
     5. words                  `score`, `status_extra`, `status_lines`, `final_status_lines`,
                               `move_listing`
     6. view model             `picture`, `blank_picture`
@@ -312,16 +313,48 @@ class Game(ABC):
         ahead, such as a move that wins at once. Knowing nothing: all alike."""
         return 0
 
-    def playout(self, state: Any, rng: random.Random, limit: int = 1000) -> tuple[float, ...]:
+    def playout(self, state: Any, rng: random.Random, limit: int = 1000,
+                codes: list[int] | None = None) -> tuple[float, ...]:
         """Random legal moves from `state` until the game ends, or for `limit` plies at most:
         then what the game is worth to each seat, by `returns`, or by `evaluate` when cut short.
         What a search asks of a position it has not yet looked into. This plays the hooks
-        above move by move; a game may give a faster path to the same distribution of ends."""
+        above move by move; a game may give a faster path to the same distribution of ends.
+
+        `codes`, where given (a game with `action_codes`), hears the code of every action the
+        playout made (`action_code`), in any order: what a search's all-moves-as-first
+        statistics learn from. Asking for them changes nothing else: the same generator gives
+        the same playout and the same returns."""
         for _ in range(limit):
             if self.outcome(state) is not None:
                 return self.returns(state)
-            state = self.apply(state, self.random_move(state, rng))
+            move = self.random_move(state, rng)
+            if codes is not None:
+                actions = self.move_actions(move)
+                for i, action in enumerate(actions):
+                    codes.append(self.action_code(TurnSoFar(state, state, actions[:i]), action))
+            state = self.apply(state, move)
         return self.returns(state) if self.outcome(state) is not None else self.evaluate(state)
+
+    # All moves as first (AMAF; RAVE, GRAVE): a search may value an action by the playouts in
+    # which it was made anywhere below a position, not only first. That pays where an action is
+    # worth much the same whenever it is made — a stone placed — and a game says so by
+    # numbering its actions: `action_codes` of them, 0 … n − 1. Whether a code is one seat's
+    # or either seat's is the game's choice (its module says why); two actions with one code
+    # are one action to the statistics. Knowing nothing: no codes, and the search keeps none.
+
+    def action_codes(self, state: Any) -> int:
+        """How many action codes there are in games of `state`'s options (0: none)."""
+        return 0
+
+    def action_code(self, turn: TurnSoFar, action: Any) -> int:
+        """The code of `action`, made as the next action of `turn` (which it may read for the
+        seat making it: `turn.before` and `turn.actions`)."""
+        raise NotImplementedError(f"{self.name} has no action codes")
+
+    def move_actions(self, move: Move) -> tuple[Any, ...]:
+        """The actions of a whole move, in the order `act` takes them (a turn of one action:
+        the move itself)."""
+        return (move,)
 
     def evaluate(self, state: Any) -> tuple[float, ...]:
         """A guess, without looking ahead, of what an unfinished position is worth to each seat

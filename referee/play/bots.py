@@ -73,6 +73,10 @@ def replies(play: Replay, notes: list[str] | None = None) -> TurnResult:
     notes = [] if notes is None else notes
     bots = play.record.bots()
     began, replied = time.monotonic(), 0
+    # Where the engine replies again and again (the player cannot place), each search goes on
+    # from the last one's tree: the moves since (its own reply, the player's forced passes)
+    # are played in it (SPEC §11).
+    search, seen = None, 0
     while bots and not play.game.cooperative and play.to_move() in bots:
         seat = play.to_move()
         seconds = bots[seat]["seconds"]
@@ -81,7 +85,11 @@ def replies(play: Replay, notes: list[str] | None = None) -> TurnResult:
                          f"{TURN_SECONDS:g} seconds. To let it go on: referee move "
                          f"{play.record.path or 'FILE'} (without a move).")
             break
-        found = Search(play.game, play.state, seed=play.plies).run(seconds=seconds)
+        since = [ply.move for ply in play.line[seen + 1:]]
+        if search is None or not search.advance(since, play.state):
+            search = Search(play.game, play.state, seed=play.plies)
+        found = search.run(seconds=seconds)
+        seen = play.plies
         done = take_turn(play, str(found.move), at=_answered_stamp(play), bot=True)
         replied += 1
         name = who(play, seat)

@@ -16,8 +16,10 @@ from referee.errors import RefereeError, UsageError
 from referee.games import Game
 from referee.games.base import count
 from referee.record.files import STDIN, check_output, locked, write_atomic
-from referee.play.keys import private_key
+from referee.play.keys import note_cipher, private_key
 from referee.record.values import MAX_PLIES, MAX_RECORD_BYTES, MAX_TEXT_CHARS, Record
+
+MAX_NOTE_BYTES = 5_000  # of text: sealed and in base64 it stays within a ply's limit of 10,000
 from referee.play.words import in_words, result_words, who_and_seat
 from referee.play.replay import ACCEPT, CLAIM, RESIGN, Replay, start
 from referee.play.reports import load
@@ -97,31 +99,50 @@ class Turn(NamedTuple):
 
 
 def play_turn(path: str, move: str | None, *, seat: int | str | None = None, comment: str | None = None,
-              conditions: list[tuple[str, str]] | None = None, key_file: str | None = None,
+              conditions: list[tuple[str, str]] | None = None, lines: list[str] | None = None,
+              key_file: str | None = None,
               picture: tuple[str, Callable[[Replay], str]] | None = None, force: bool = False,
-              leave: tuple[dt.datetime, dt.datetime] | None = None, offer_draw: bool = False) -> Turn:
+              leave: tuple[dt.datetime, dt.datetime] | None = None, offer_draw: bool = False,
+              note: str | None = None, note_key_file: str | None = None) -> Turn:
     """`referee move`: under the record's lock, replay it, take the turn as one transaction,
     write the picture (when asked: its path and how it is drawn, which is the drawing layer's
     to say) and then the record, once. A refused move
     writes nothing.
-    `leave` is the span of leave declared with the move. Without a move (None), the engine
+    `leave` is the span of leave declared with the move; `note` a note sealed with it under the
+    note key of the private key in `note_key_file`, which signs the move too (SPEC §12).
+    Without a move (None), the engine
     replies where its seat is to move (SPEC §14: a received record left it so, or one command's
     thinking ran out), and nothing else is done."""
     if comment is not None and len(comment) > MAX_TEXT_CHARS:
         raise UsageError(f"--comment: at most {MAX_TEXT_CHARS} characters, not {len(comment)}")
     if path == STDIN:
         raise UsageError("move needs a record file to write back to, not - (standard input)")
-    if move is None and (seat is not None or comment is not None or conditions or key_file or leave or offer_draw):
-        raise UsageError("--as, --comment, --if, --sign, --leave and --offer-draw go with a move: give MOVE")
+    if move is None and (seat is not None or comment is not None or conditions or lines or key_file or leave
+                         or offer_draw or note is not None or note_key_file):
+        raise UsageError("--as, --comment, --if, --line, --sign, --leave, --offer-draw and --note go with a "
+                         "move: give MOVE")
+    if (note is None) != (note_key_file is None):
+        raise UsageError("--note and --key go together: the note is sealed with your key "
+                         "(referee move FILE MOVE --note TEXT --key KEYFILE)")
+    if note is not None and len(note.encode("utf-8")) > MAX_NOTE_BYTES:
+        raise UsageError(f"--note: at most {MAX_NOTE_BYTES:,} bytes of text")
     check_output(picture and picture[0], force=True)  # the picture, refreshed at every move
     check_output(path, force=True)  # a read-only record is refused before any work
     key = private_key(key_file) if key_file else None
+    if note_key_file:
+        note_signer = private_key(note_key_file)
+        if key is not None and key.public != note_signer.public:
+            raise UsageError("--sign and --key name two keys: your move is signed with the key that "
+                             "seals your note; give one of them")
+        key = note_signer
     with locked(path):
         play = load(path)
         if move is None:
             done = _engine_turn(play, path)
         else:
             mover = seat_named(play, str(seat)) if seat is not None else None
+            if note is not None:
+                note = _sealed_note(play, mover or play.to_move(), key, note)
             # The engine places for its seats within the player's round; a resignation is
             # the team's own word.
             partner = bool(play.record.bots()) and play.game.cooperative and not _ending(move)
@@ -132,8 +153,8 @@ def play_turn(path: str, move: str | None, *, seat: int | str | None = None, com
                     raise exc.located(file=path, ply=play.plies + 1, move=move.strip()).named(
                         lambda reason: in_words(play, reason))
             done = take_turn(play, move, seat=mover, comment=comment, at=now(),
-                             conditions=conditions or [], key=key, leave=leave, offer_draw=offer_draw,
-                             bot=partner)
+                             conditions=conditions or [], lines=lines or [], key=key, leave=leave,
+                             offer_draw=offer_draw, bot=partner, note=note)
             done = replies(done.play, done.notes)
         text = done.play.record.to_toml()
         check_size(text, done.play.plies)
@@ -143,6 +164,22 @@ def play_turn(path: str, move: str | None, *, seat: int | str | None = None, com
             write_atomic(picture[0], picture[1](done.play))
         write_atomic(path, text)
     return Turn(done.play, done.notes)
+
+
+def _sealed_note(play: Replay, seat: int | None, key: Any, text: str) -> str:
+    """`text` sealed for the next ply by `seat`, under the note key of its private key `key`
+    (SPEC §12): only a seat with a key writes notes, in a game with an id."""
+    keys = play.record.keys()
+    if seat is None or seat not in keys:
+        raise UsageError(f"notes need a key: `referee key new`, given to {who_and_seat(play, seat or 1)} "
+                         "when the game is made (referee new … --key SEAT=PUBLIC_KEY)")
+    if keys[seat] != key.public:
+        raise UsageError(f"--key: that key is not {who_and_seat(play, seat)}'s key in [players]")
+    if play.record.id is None:
+        raise UsageError("notes are sealed to the game's id, and this record has none (records made by "
+                         "`referee new` have one)")
+    cipher = note_cipher("sealed notes: ")
+    return cipher.seal_note(cipher.note_key(key, play.record.id), play.record.id, play.plies + 1, text)
 
 
 def _ending(move: str) -> bool:

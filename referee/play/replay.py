@@ -18,7 +18,7 @@ from referee.data import builtin_data
 from referee.errors import IllegalMoveError, NotationError, RecordError, RefereeError
 from referee.games import GAMES, Game, Move, Outcome, Pass
 from referee.record.players import named, names_of, seat_problem
-from referee.record.values import MAX_MOVE_CHARS, Entry, Record, toml_datetime
+from referee.record.values import MAX_MOVE_CHARS, Entry, Record, branch, plain_tree, toml_datetime
 
 RESIGN = "resign"
 CLAIM = "claim time"
@@ -343,7 +343,14 @@ def _check_written_plies(play: Replay, written: list[int]) -> None:
         entry, seat = record.moves[ply - 1], play.line[ply].mover
         if seat in keys and entry.signature is not None:
             continue  # the seat's own word (its signature is checked with the others)
-        extras = entry.declarations()
+        extras = [said for said in entry.declarations() if said != "conditional moves"]
+        if not play.forced_pass(ply):
+            # SPEC §12: a reply carries the rest of its line, exactly as its seat sealed it.
+            rest = branch(record.moves[ply - 3].pending, play.entries[ply - 2], play.entries[ply - 1])
+            if plain_tree(entry.pending) != plain_tree(rest.get("next") or []):
+                extras.append(f"conditional moves other than the rest of the line seat {seat} set in ply {ply - 2}")
+        elif entry.pending:
+            extras.append("conditional moves")
         cause = record.moves[ply - 2].at if ply >= 2 else None
         if entry.at is not None and ply >= 2 and entry.at != cause:
             before = cause.isoformat() if cause is not None else "none"
@@ -426,7 +433,12 @@ def _check_signed_seats(play: Replay, written: list[int]) -> None:
     """SPEC §9: a ply of a seat with a key carries a signature (whether it is that seat's is
     checked where the signing library is: keys.check_signatures)."""
     record = play.record
-    if not record.keys():
+    keys = record.keys()
+    for ply, entry in enumerate(record.moves, 1):
+        if entry.note is not None and play.line[ply].mover not in keys:  # SPEC §12
+            raise RecordError(f"a sealed note, but seat {play.line[ply].mover} has no key in [players] "
+                              "to seal it with", file=record.path, line=entry.line, ply=ply, move=entry.move)
+    if not keys:
         return
     for ply in seal.needs_signature(record, play.movers, written):
         entry = record.moves[ply - 1]

@@ -44,6 +44,9 @@ def status(play: Replay) -> dict[str, Any]:
     """`status --json` (SPEC §4, and §6 for a game with a clock)."""
     outcome = play.outcome()
     extra = {"clock": clock_report(play.clock, play.to_move(), now())} if play.clock is not None else {}
+    standing = play.record.standing_conditions() if play.plies and outcome is None else []
+    if standing:  # SPEC §12: the conditional moves left for the next ply, as the record holds them
+        extra["conditional"] = {"seat": play.line[-1].mover, "pending": standing}
     return {
         "game": play.game.id,
         "ply": play.plies,
@@ -326,6 +329,9 @@ def verify(path: str, against: str | None) -> list[str]:
         lines.append("signatures: all valid" + (f"; unsigned {_ranges(bare)}" if bare else ""))
     else:
         lines.append("signatures: none")
+    if record.reveals:
+        check_signatures(play)  # SPEC §12: each reveal signed by its seat, and its notes open
+        lines.append(f"revealed notes: {count(len(record.reveals), 'seat')}, all open")
     if against is not None:
         problem = seal.divergence(load(against), play)
         if problem:

@@ -8,11 +8,12 @@ changed in place: on any error the caller's replay and record are exactly as the
 on success it gets a new replay whose record is ready to be written.
 
 Conditional moves: correspondence players save a round trip by sending conditions openly with
-their move: "if you play X, I reply Y". When the opponent's next move is one of the X, the
-referee plays the matching Y at once; otherwise the conditions are dropped. If the reply is
+their move: "if you play X, I reply Y", and lines going on from there (play/lines.py). When
+the opponent's next move is one of the X, the referee plays the matching Y at once, and the
+rest of that line stands after it; otherwise the conditions are dropped. If the reply is
 played and the opponent sent conditions of their own, those are matched against that reply
-straight away. The match is on the canonical text of the whole entry (a whole turn in games
-with several actions).
+straight away, and so on while a tree holds a reply. The match is on the canonical text of
+the whole entry (a whole turn in games with several actions).
 """
 
 from __future__ import annotations
@@ -22,10 +23,11 @@ from typing import Any, NamedTuple
 
 from referee.record import seal
 from referee.errors import IllegalMoveError, RefereeError, UsageError
-from referee.games.base import Pass, count
+from referee.games.base import Pass
 from referee.record.players import seat_problem
 from referee.record.values import Entry, Record
 from referee.play.words import in_words, result_words, who, who_and_seat
+from referee.play.lines import Line, checked_tree, given_lines, matching, set_words
 from referee.play.replay import Ending, Replay, bot_fault
 
 
@@ -42,28 +44,32 @@ def take_turn(
     comment: str | None = None,
     at: dt.datetime | None = None,
     conditions: list[tuple[str, str]] | tuple = (),
+    lines: list[str] | tuple = (),
     key: Any = None,
     leave: tuple[dt.datetime, dt.datetime] | None = None,
     offer_draw: bool = False,
     bot: bool = False,
+    note: str | None = None,
 ) -> TurnResult:
     """Play `text` for the seat to move (refused unless it is `seat`, when given) and whatever
-    conditional replies it triggers; leave `conditions` standing for the opponent's reply;
-    sign the new ply with `key` (a signing.Signer) when given; declare `leave` and offer a draw
-    with it (SPEC §6); `bot`: the engine chose `text`, for a seat it plays (SPEC §10). Every
-    new ply is stamped `at`: the passes it forces and the conditional replies it triggers carry
-    the stamp of the move that made them. Raises a located RefereeError."""
+    conditional replies it triggers; leave `conditions` (--if/--then pairs) and `lines` (--line,
+    SPEC §12) standing for the opponent's replies; sign the new ply with `key` (a
+    signing.Signer) when given; declare `leave` and offer a draw with it (SPEC §6); `bot`: the
+    engine chose `text`, for a seat it plays (SPEC §10); `note`: a sealed note, already
+    encrypted for its ply (SPEC §12). Every new ply is stamped `at`: the passes it forces and
+    the conditional replies it triggers carry the stamp of the move that made them. Raises a
+    located RefereeError."""
     try:
-        return _turn(play, text, seat=seat, comment=comment, at=at, conditions=conditions, key=key,
-                     leave=leave, offer_draw=offer_draw, bot=bot)
+        return _turn(play, text, seat=seat, comment=comment, at=at, given=given_lines(conditions, lines),
+                     key=key, leave=leave, offer_draw=offer_draw, bot=bot, note=note)
     except RefereeError as exc:
         # The seats a refusal names, by their players' names (SPEC §8b).
         raise exc.named(lambda reason: in_words(play, reason))
 
 
 def _turn(play: Replay, text: str, *, seat: int | None, comment: str | None, at: dt.datetime | None,
-          conditions: list[tuple[str, str]] | tuple, key: Any,
-          leave: tuple[dt.datetime, dt.datetime] | None, offer_draw: bool, bot: bool) -> TurnResult:
+          given: list[Line], key: Any, leave: tuple[dt.datetime, dt.datetime] | None,
+          offer_draw: bool, bot: bool, note: str | None) -> TurnResult:
     work = play.fork()
     before = play.plies
     mover = work.to_move()
@@ -79,38 +85,30 @@ def _turn(play: Replay, text: str, *, seat: int | None, comment: str | None, at:
         refusal = IllegalMoveError(f"seat {first.mover} is played by the engine, which makes its own moves{how}")
         refusal.said = f"{who_and_seat(work, first.mover)} is played by the engine, which makes its own moves{how}"
         raise refusal.located(file=play.record.path, ply=before + 1, move=text.strip())
-    if engine and conditions:
+    if engine and given:
         raise UsageError("conditional moves wait for a player's reply; the engine replies at once")
-    mine = work.entries[before]
     notes = [f"{who(work, ply.mover)} cannot act and passes (R-G3)."
              for ply in work.line[before + 1:] if isinstance(ply.move, Pass)]
     owner = play.line[-1].mover  # who left the standing conditions (None at the start)
     standing = play.record.standing_conditions()
-    reply = None
-    if standing:
-        whose = f"{who(play, owner)}'s"
-        then = next((p["then"] for p in standing if _canonical(work, before, p["if"]) == mine), None)
-        if then is None:
-            notes.append(f"{whose} conditional moves were dropped: none was for {mine}.")
-        elif work.to_move() != owner:  # None once the game is over
-            notes.append(f"{whose} conditional reply {then} was dropped: it is not their turn.")
-        else:
-            reply, note = _answer(work, whose, mine, then, at)
-            notes.append(note)
-    pending: list[dict[str, str]] = []
-    if conditions and reply is not None:
-        # The opponent's next move is already known: match the new conditions against it now.
-        answer = next((t for i, t in conditions if _canonical(work, work.plies - 1, i) == reply), None)
-        if answer is None or work.to_move() != mover:
-            notes.append(f"Your conditional moves were dropped: {who(play, owner, capital=False)} replied {reply}.")
-        else:
-            notes.append(_answer(work, "Your", reply, answer, at)[1])
-    elif conditions:
-        pending = [_check_condition(work, mover, i, t) for i, t in conditions]
-        notes.append(f"{count(len(pending), 'conditional move')} left for your opponent's reply "
-                     f"({who(work, work.to_move(), capital=False)}).")
-    work.record = _new_record(play, work, at=at, comment=comment, pending=pending, leave=leave,
-                              offer="draw" if offer_draw else None, bot=bot)
+    trees: dict[int, list[dict[str, Any]]] = {}  # each seat's tree still standing
+    carried: dict[int, list[dict[str, Any]]] = {}  # the tree each new ply holds, by its index
+    if standing and owner is not None and owner != mover:
+        trees[owner] = standing
+    elif standing and owner == mover:  # SPEC §12: a new ply of the seat's own ends its line
+        notes.append("Your conditional moves were dropped: you moved yourself.")
+    if given:
+        try:
+            trees[mover] = checked_tree(work, mover, given)
+        except IllegalMoveError as exc:
+            raise exc.located(file=play.record.path, ply=before + 1, move=text.strip())
+        carried[before] = trees[mover]
+    if _answer_lines(work, trees, carried, mover, notes, at) and owner in trees:
+        notes.append(f"{who(work, owner)}'s conditional moves were dropped: it is not their turn.")
+    if carried.get(before) and carried[before] is trees.get(mover):
+        notes.append(set_words(trees[mover], who(work, work.to_move(), capital=False)))
+    work.record = _new_record(play, work, at=at, comment=comment, pending=carried, leave=leave,
+                              offer="draw" if offer_draw else None, bot=bot, note=note)
     for ply in range(before + 1, work.plies + 1) if engine else ():
         fault = bot_fault(work, ply)  # a claim against the engine, say, or a reply stamped late
         if fault is not None:
@@ -147,31 +145,78 @@ def _play(work: Replay, text: str, at: dt.datetime | None, seat: int | None = No
     work.push_forced_passes(at)
 
 
+def _answer_lines(work: Replay, trees: dict[int, list[dict[str, Any]]], carried: dict[int, list[dict[str, Any]]],
+                  runner: int, notes: list[str], at: dt.datetime | None) -> bool:
+    """Play the conditional replies the standing trees hold, on `work`, while the seat to move
+    has a tree (SPEC §9, §12): its branch for the last ply is played and carries its `next`;
+    the first ply that leaves a tree ends it. `runner` is the seat at the keyboard, whose own
+    reply is a ply of its own (its tree stands on its last ply alone, and a reply from it is
+    signed as its own, as ever); the other seat's reply is written for it, and each carries
+    the rest of its line (`carried`, by the index of the ply). True when no tree was answered
+    at all: the first ply after the runner's was not the other seat's to make."""
+    answered = False
+    while True:
+        seat = work.to_move()
+        tree = trees.get(seat)
+        if not tree or work.line[-1].mover == seat:
+            return not answered
+        answered = True
+        whose = "Your" if seat == runner else f"{who(work, seat)}'s"
+        last = work.entries[-1]
+        node = matching(work, tree, work.plies)
+        if seat == runner:  # the runner's tree moves on from the ply that held it, or ends
+            carried.pop(next((i for i, t in carried.items() if t is tree), -1), None)
+        if node is None:
+            trees.pop(seat)
+            notes.append(f"Your conditional moves were dropped: {who(work, work.line[-1].mover, capital=False)} "
+                         f"replied {last}." if seat == runner else
+                         f"{whose} conditional moves were dropped: none was for {last}.")
+            return False
+        reply, note = _answer(work, whose, last, node["then"], at)
+        notes.append(note)
+        if reply is None:
+            trees.pop(seat)
+            return False
+        trees[seat] = node.get("next") or []
+        carried[_index_of_reply(work, seat)] = trees[seat]
+
+
+def _index_of_reply(work: Replay, seat: int) -> int:
+    """The index (into the entries) of `seat`'s last ply, the reply just played: forced passes
+    of the other seat may follow it."""
+    ply = work.plies
+    while work.line[ply].mover != seat:
+        ply -= 1
+    return ply - 1
+
+
 def _new_record(
     play: Replay, work: Replay, *, at: dt.datetime | None, comment: str | None,
-    pending: list[dict[str, str]], leave: tuple[dt.datetime, dt.datetime] | None, offer: str | None,
-    bot: bool = False,
+    pending: dict[int, list[dict[str, Any]]], leave: tuple[dt.datetime, dt.datetime] | None,
+    offer: str | None, bot: bool = False, note: str | None = None,
 ) -> Record:
     """The record after the turn: the old plies in canonical form with their stamps, comments,
-    conditions and signatures, the new plies stamped `at` (the first with the comment, and the
-    conditions it leaves standing: SPEC §9 seals them with it), and [result] once the game is
-    over. An older record's top-level [[pending]] has been answered or dropped by this turn.
-    Digests are added by `_seal`."""
+    conditions and signatures, the new plies stamped `at` (the first with the comment, the
+    sealed note and the draw offer), the conditions each new ply leaves standing (`pending`,
+    by index: SPEC §9 seals them with it), and [result] once the game is over. An older
+    record's top-level [[pending]] has been answered or dropped by this turn. Digests are
+    added by `_seal`."""
     old = play.record
     before = play.plies
     entries = [
         Entry(move, entry.at, entry.comment, signature=entry.signature, line=entry.line,
-              pending=entry.pending, leave=entry.leave, offer=entry.offer, bot=entry.bot)
+              pending=entry.pending, leave=entry.leave, offer=entry.offer, bot=entry.bot, note=entry.note)
         for move, entry in zip(work.entries, old.moves)
     ]
-    entries += [Entry(move, at, comment, pending=pending, leave=leave, offer=offer, bot=bot) if ply == before
-                else Entry(move, at) for ply, move in enumerate(work.entries[before:], before)]
+    entries += [Entry(move, at, comment, pending=pending.get(ply), leave=leave, offer=offer, bot=bot, note=note)
+                if ply == before else Entry(move, at, pending=pending.get(ply))
+                for ply, move in enumerate(work.entries[before:], before)]
     outcome = work.outcome()
     result = old.result
     if outcome is not None:
         result = {"winners": list(outcome.winners), "reason": outcome.reason}
     return Record(old.game, old.options, old.players, old.setup, entries, result=result,
-                  path=old.path, id=old.id, clock=old.clock)
+                  path=old.path, id=old.id, clock=old.clock, reveals=old.reveals)
 
 
 def _seal(work: Replay, *, first: int, key: Any) -> None:
@@ -219,30 +264,3 @@ def _answer(work: Replay, whose: str, condition: str, then: str,
         return None, f"{whose} conditional reply {then} was dropped: {in_words(work, exc.reason)}."
     reply = work.entries[start]
     return reply, f"{whose} conditional reply was played: if {condition} then {reply}."
-
-
-def _canonical(work: Replay, ply: int, text: str) -> str | None:
-    """`text` in canonical form as a move in the position after `ply`, or None if unreadable."""
-    try:
-        return str(work.game.parse(work.position(ply), text))
-    except RefereeError:
-        return None
-
-
-def _check_condition(work: Replay, mover: int, if_text: str, then_text: str) -> dict[str, str]:
-    """Check "if the opponent plays if_text, I reply then_text" on a copy of the game."""
-    trial = work.fork()
-    if trial.to_move() in (None, mover):  # None: the game is over
-        raise IllegalMoveError("conditional moves need the opponent to move next")
-    try:
-        first = trial.push(if_text)
-        trial.push_forced_passes()
-    except RefereeError as exc:
-        raise IllegalMoveError(f"--if {if_text.strip()}: {exc.reason}") from None
-    if trial.to_move() != mover:  # None once the game is over
-        raise IllegalMoveError(f"--if {first}: after it, it is not your turn, so --then cannot follow")
-    try:
-        second = trial.push(then_text)
-    except RefereeError as exc:
-        raise IllegalMoveError(f"--then {then_text.strip()}: {exc.reason}") from None
-    return {"if": str(first), "then": str(second)}

@@ -138,8 +138,9 @@ def header(play: Replay, ply: int, picture: Any, now: dt.datetime | None = None)
 
 
 def standing_lines(play: Replay, ply: int, now: dt.datetime | None) -> list[str]:
-    """What stands after `ply` besides the position (SPEC §6): a draw offer awaiting its
-    answer, and the clock as it stands at `now` (by default when the ply was made)."""
+    """What stands after `ply` besides the position (SPEC §6, §12): a draw offer awaiting its
+    answer, the clock as it stands at `now` (by default when the ply was made), and the
+    conditional line left for the next ply."""
     standing, to_move = play.line[ply].standing, play.to_move(ply)
     lines = []
     if standing.offer is not None and to_move is not None:
@@ -148,7 +149,10 @@ def standing_lines(play: Replay, ply: int, now: dt.datetime | None) -> list[str]
     if standing.clock is not None:
         names = {seat: who(play, seat) for seat in (1, 2)}
         lines += sentences(standing.clock, to_move, standing.clock.last if now is None else now, names)
-    return lines
+    from referee.play.lines import standing_words  # it names seats with `who`, from here
+
+    line = standing_words(play, ply)
+    return lines + [line] if line else lines
 
 
 class TextHead(NamedTuple):

@@ -7,6 +7,7 @@
   files.py         every input read with one cap, outputs written whole, one writer per record
   seal.py          the digest chain over the header and every ply
   signing.py       Ed25519 keys and the signatures of plies
+  notes.py         sealed notes: the note key derived from a private key, notes sealed and opened
   players.py       who a [players] entry names, and which seat a player means
   clock.py         the correspondence clock, worked out from the record's own time stamps
 

@@ -128,10 +128,26 @@ def _records_under(top: str) -> list[str]:
             if is_folder:
                 if not entry.is_symlink():
                     subfolders.append(os.path.join(folder, entry.name))
-            elif entry.name.endswith(".toml"):
+            elif entry.name.endswith(".toml") and not _match_settings(folder, entry.name):
                 found.append(os.path.join(folder, entry.name))
         waiting += reversed(subfolders)  # the first subfolder read next
     return found
+
+
+# The first line of the settings that `referee match` keeps beside its records (SPEC §13): a
+# folder of a match's records is read as records, without that file.
+MATCH_SETTINGS = "match.toml"
+MATCH_SETTINGS_HEAD = b"# referee match: the settings of the match in this folder"
+
+
+def _match_settings(folder: str, name: str) -> bool:
+    if name != MATCH_SETTINGS:
+        return False
+    try:
+        with open(os.path.join(folder, name), "rb") as handle:
+            return handle.read(len(MATCH_SETTINGS_HEAD)) == MATCH_SETTINGS_HEAD
+    except OSError:
+        return False
 
 
 def check_output(path: str | os.PathLike[str] | None, force: bool) -> None:

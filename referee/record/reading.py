@@ -6,6 +6,7 @@ messages. The rules are the replay's.
 
 from __future__ import annotations
 
+import base64
 import datetime as dt
 import os
 import re
@@ -17,8 +18,9 @@ from referee.record.files import read_input
 from referee.record.toml_lines import MoveLines, Where, header_line
 from referee.record.toml_reading import load_toml
 from referee.record.values import (
-    BOT_KEYS, BOT_SECONDS, ENTRY_KEYS, FORMAT, MAX_MOVE_CHARS, MAX_PLIES, MAX_RECORD_BYTES,
-    MAX_TEXT_CHARS, PENDING_KEYS, PLAYER_KEYS, RESULT_KEYS, TOP_KEYS, Entry, Record, _ENTRY_KEY_SET,
+    BOT_KEYS, BOT_SECONDS, ENTRY_KEYS, FORMAT, MAX_LINE_DEPTH, MAX_MOVE_CHARS, MAX_PLIES, MAX_RECORD_BYTES,
+    MAX_TEXT_CHARS, NOTE_PREFIX, PENDING_KEYS, PLAYER_KEYS, RESULT_KEYS, REVEAL_KEYS, TOP_KEYS, Entry, Record,
+    _ENTRY_KEY_SET,
 )
 
 
@@ -69,6 +71,7 @@ def _build(doc: dict[str, Any], text: str, name: str) -> Record:
     players = _players(_table(doc, "players", name), name)
     moves = _moves(doc.get("moves", []), text, name)
     legacy_pending = _pending(doc.get("pending", []), "[[pending]]", name)
+    reveals = _reveals(doc.get("reveal", []), players, text, name)
     result = doc.get("result")
     if result is not None:
         if not isinstance(result, dict):
@@ -93,6 +96,7 @@ def _build(doc: dict[str, Any], text: str, name: str) -> Record:
         result_line=None if result is None else header_line(text, "result"),
         id=game_id,
         clock=clock,
+        reveals=reveals,
     )
 
 
@@ -180,9 +184,12 @@ def _moves(raw: Any, text: str, name: str) -> list[Entry]:
                     bounded(moment, "the date")
                 except ValueError as exc:
                     raise RecordError(str(exc), file=name, line=line.line(), ply=i + 1, move=item["move"]) from None
-        for key in ("comment", "digest", "signature"):
+        for key in ("comment", "digest", "signature", "note"):
             if key in item and not isinstance(item[key], str):
                 raise RecordError(f"{key} must be text", file=name, line=line.line(), ply=i + 1, move=item["move"])
+        if "note" in item and not sealed_note_shape(item["note"]):
+            raise RecordError('note must be "sealed:" and the base64 of a nonce and a ciphertext, as '
+                              "`move --note` writes it", file=name, line=line.line(), ply=i + 1, move=item["move"])
         try:
             pending = _pending(item["pending"], "pending", name) if "pending" in item else []
         except RecordError as exc:
@@ -201,10 +208,10 @@ def _moves(raw: Any, text: str, name: str) -> list[Entry]:
                               file=name, line=line.line(), ply=i + 1, move=item["move"])
         entries.append(Entry(item["move"], at, item.get("comment"), item.get("digest"),
                              item.get("signature"), line, pending, leave, item.get("offer"),
-                             bot="bot" in item))
+                             bot="bot" in item, note=item.get("note")))
         entry = entries[-1]
         longest.append(max(len(entry.move), len(entry.comment or ""), len(entry.digest or ""),
-                           len(entry.signature or "")))
+                           len(entry.signature or ""), len(entry.note or "")))
     if max(longest, default=0) > MAX_MOVE_CHARS:  # rare: find the first entry over its limit
         for ply, (entry, size) in enumerate(zip(entries, longest), 1):
             limit = MAX_MOVE_CHARS if len(entry.move) > MAX_MOVE_CHARS else MAX_TEXT_CHARS
@@ -214,15 +221,68 @@ def _moves(raw: Any, text: str, name: str) -> list[Entry]:
     return entries
 
 
-def _pending(raw: Any, where: str, name: str) -> list[dict[str, str]]:
-    """Conditional replies: `pending = [{ if = "…", then = "…" }, …]` in a ply, or an older
-    record's top-level [[pending]] tables."""
-    if not isinstance(raw, list) or not all(isinstance(p, dict) for p in raw):
-        raise _fail(f"{where} must be a list of {{ if = \"…\", then = \"…\" }} tables", name)
-    for p in raw:
-        _check_keys(p, PENDING_KEYS, where, name)
-        if set(p) != set(PENDING_KEYS) or not all(isinstance(v, str) for v in p.values()):
-            raise _fail(f"each {where} needs if = \"…\" and then = \"…\"", name)
-        if any(len(v) > MAX_MOVE_CHARS for v in p.values()):
-            raise _fail(f"a move of over {MAX_MOVE_CHARS} characters in {where}", name)
+def _pending(raw: Any, where: str, name: str) -> list[dict[str, Any]]:
+    """Conditional replies: `pending = [{ if = "…", then = "…", next = […] }, …]` in a ply, or
+    an older record's top-level [[pending]] tables. `next` is the line going on (SPEC §12): the
+    same shape, at most MAX_LINE_DEPTH deep. (Where a hand-written tree gives two replies to
+    one move, the first is played: `move` never writes such a tree.)"""
+    todo = [(raw, where, 1)]
+    while todo:  # a loop, not recursion: the depth is checked before it can cost anything
+        tree, at, depth = todo.pop()
+        if depth > MAX_LINE_DEPTH:
+            raise _fail(f"{where}: a conditional line more than {MAX_LINE_DEPTH} replies deep", name)
+        if not isinstance(tree, list) or not all(isinstance(p, dict) for p in tree):
+            raise _fail(f"{at} must be a list of {{ if = \"…\", then = \"…\" }} tables", name)
+        for p in tree:
+            _check_keys(p, PENDING_KEYS, at, name)
+            moves = [p.get("if"), p.get("then")]
+            if not all(isinstance(v, str) for v in moves):
+                raise _fail(f"each {at} needs if = \"…\" and then = \"…\"", name)
+            if any(len(v) > MAX_MOVE_CHARS for v in moves):
+                raise _fail(f"a move of over {MAX_MOVE_CHARS} characters in {at}", name)
+            if "next" in p:
+                todo.append((p["next"], f"{at}'s next", depth + 1))
+    return raw
+
+
+NOTE_OVERHEAD = 12 + 16  # a note's nonce and its cipher's tag (record/notes.py)
+
+
+def sealed_note_shape(note: str) -> bool:
+    """Whether a ply's `note` has the shape `move --note` writes (SPEC §12); whether it opens
+    is for whoever holds the key (record/notes.py)."""
+    if not note.startswith(NOTE_PREFIX) or len(note) > MAX_TEXT_CHARS:
+        return False
+    try:
+        return len(base64.b64decode(note[len(NOTE_PREFIX):], validate=True)) >= NOTE_OVERHEAD
+    except ValueError:
+        return False
+
+
+def _reveals(raw: Any, players: dict[int, dict[str, Any]], text: str, name: str) -> list[dict[str, Any]]:
+    """[[reveal]] tables (SPEC §12): `seat`, the seat's note key `key` (base64 of 32 bytes) and
+    that seat's `signature`; one a seat, of a seat with a key. Whether the signature is the
+    seat's and the key opens its notes is checked where the signing library is (play/keys.py)."""
+    if not isinstance(raw, list) or not all(isinstance(r, dict) for r in raw):
+        raise _fail("reveal must be [[reveal]] tables", name)
+    seen = set()
+    where = header_line(text, r"\[reveal\]") if raw else None  # the first [[reveal]]
+    for reveal in raw:
+        _check_keys(reveal, REVEAL_KEYS, "[[reveal]]", name)
+        seat, key = reveal.get("seat"), reveal.get("key")
+        if type(seat) is not int or not isinstance(key, str) or not isinstance(reveal.get("signature"), str):
+            raise _fail("[[reveal]] needs seat = N, key = \"…\" and signature = \"…\", as `referee reveal` "
+                        "writes them", name, where)
+        try:
+            raw_key = base64.b64decode(key, validate=True) if len(key) <= 100 else b""
+        except ValueError:
+            raw_key = b""
+        if len(raw_key) != 32 or len(reveal["signature"]) > 200:
+            raise _fail(f"[[reveal]] of seat {seat}: key is the base64 of a 32-byte note key", name, where)
+        if "key" not in players.get(seat, {}):
+            raise _fail(f"[[reveal]] of seat {seat}: only a seat with a key in [players] writes notes "
+                        "and reveals them", name, where)
+        if seat in seen:
+            raise _fail(f"[[reveal]]: seat {seat} is revealed twice", name, where)
+        seen.add(seat)
     return raw

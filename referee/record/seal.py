@@ -20,7 +20,7 @@ import json
 from typing import Any
 
 from referee.errors import RecordError
-from referee.record.values import Entry, Record, toml_datetime
+from referee.record.values import Entry, Record, branch, toml_datetime
 
 PREFIX = "sha256:"
 KEY_PREFIX = "ed25519:"
@@ -57,14 +57,16 @@ def header_text(record: Record, *, keys: bool = True) -> str:
 
 def entry_text(ply: int, move: str, entry: Entry) -> str:
     """What ply `ply` adds to the chain: its canonical move, time stamp and comment, and the
-    leave, draw offer and conditional replies it carries when it has any (SPEC §6, §9), and
-    that the engine chose it (SPEC §10)."""
+    leave, draw offer, sealed note and conditional replies it carries when it has any (SPEC §6,
+    §9, §12), and that the engine chose it (SPEC §10)."""
     at = toml_datetime(entry.at) if entry.at is not None else None
     body: dict[str, Any] = {"ply": ply, "move": move, "at": at, "comment": entry.comment}
     if entry.leave is not None:
         body["leave"] = [toml_datetime(t) for t in entry.leave]
     if entry.offer is not None:
         body["offer"] = entry.offer
+    if entry.note is not None:  # SPEC §12: a sealed note cannot be changed later
+        body["note"] = entry.note
     if entry.pending:
         body["pending"] = entry.pending
     if entry.bot:
@@ -92,6 +94,12 @@ def _sealed_before_keys(record: Record, moves: list[str]) -> bool:
     legacy = extend(_digest("", header_text(record, keys=False)), 1, moves[: first + 1],
                     record.moves[: first + 1])
     return legacy[-1] == record.moves[first].digest
+
+
+def reveal_digest(record: Record, seat: int, key: str) -> str:
+    """What a seat signs to reveal its note key (SPEC §12): the key and the seat, chained to
+    digest 0, so that a reveal belongs to this game (its id) and these keys."""
+    return _digest(header_digest(record), canonical_json({"reveal": seat, "key": key}))
 
 
 def extend(previous: str, first_ply: int, moves: list[str], entries: list[Entry]) -> list[str]:
@@ -130,15 +138,16 @@ def check(record: Record, moves: list[str]) -> list[str]:
 def written_for(record: Record, moves: list[str], movers: list[int], forced: list[bool]) -> list[int]:
     """The plies the other side's referee wrote for their seat (SPEC §9): a pass the rules
     forced (`forced[k-1]` for ply k) and a reply taken from the seat's own sealed conditional
-    moves (set in its ply just before the opponent's). Such a ply carries the seat's choice
-    only as far as the rules or its own earlier ply made it, so it needs no signature, and it
-    may carry nothing else (play/replay.py holds it to that)."""
+    moves (set in its ply just before the opponent's, or carried there as the line's `next`,
+    SPEC §12). Such a ply carries the seat's choice only as far as the rules or its own earlier
+    ply made it, so it needs no signature, and it may carry nothing else but the rest of that
+    line (play/replay.py holds it to that)."""
     plies = []
     for ply, seat in enumerate(movers, 1):
         if forced[ply - 1]:
             plies.append(ply)
         elif ply >= 3 and movers[ply - 2] != seat and movers[ply - 3] == seat:
-            if {"if": moves[ply - 2], "then": moves[ply - 1]} in record.moves[ply - 3].pending:
+            if branch(record.moves[ply - 3].pending, moves[ply - 2], moves[ply - 1]) is not None:
                 plies.append(ply)
     return plies
 

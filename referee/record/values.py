@@ -12,10 +12,13 @@ from referee.record.files import MAX_INPUT_BYTES
 from referee.record.toml_lines import Where
 
 FORMAT = 1
-TOP_KEYS = ("format", "game", "id", "options", "players", "setup", "clock", "moves", "pending", "result")
-ENTRY_KEYS = ("move", "at", "comment", "leave", "offer", "pending", "bot", "digest", "signature")
+TOP_KEYS = ("format", "game", "id", "options", "players", "setup", "clock", "moves", "pending", "reveal", "result")
+ENTRY_KEYS = ("move", "at", "comment", "leave", "offer", "note", "pending", "bot", "digest", "signature")
+REVEAL_KEYS = ("seat", "key", "signature")  # SPEC §12: a seat's note key, made public
+NOTE_PREFIX = "sealed:"  # SPEC §12: a note as the ply stores it
 _ENTRY_KEY_SET = frozenset(ENTRY_KEYS)
-PENDING_KEYS = ("if", "then")
+PENDING_KEYS = ("if", "then", "next")  # next: the line going on (SPEC §12), a list like pending
+MAX_LINE_DEPTH = 50  # replies set ahead in one conditional line: 100 plies, far within TOML's nesting
 RESULT_KEYS = ("winners", "reason")
 PLAYER_KEYS = ("name", "key", "bot")
 BOT_KEYS = ("engine", "seconds")  # SPEC §10: a seat the referee's engine plays
@@ -37,12 +40,13 @@ class Entry:
                  line: int | Where | None = None,
                  pending: list[dict[str, str]] | None = None,
                  leave: tuple[dt.datetime, dt.datetime] | None = None, offer: str | None = None,
-                 bot: bool = False):
+                 bot: bool = False, note: str | None = None):
         self.move, self.at, self.comment = move, at, comment
         self.digest, self.signature, self._line = digest, signature, line
         self.pending = [] if pending is None else pending
         self.leave, self.offer = leave, offer  # SPEC §6: leave declared, a draw offered
         self.bot = bot  # SPEC §10: the engine chose this move, for a bot seat
+        self.note = note  # SPEC §12: "sealed:…", a note only its writer reads until revealed
 
     @property
     def line(self) -> int | None:
@@ -58,6 +62,7 @@ class Entry:
         return [word for word, present in (("a comment", self.comment is not None),
                                            ("a draw offer", self.offer is not None),
                                            ("leave", self.leave is not None),
+                                           ("a sealed note", self.note is not None),
                                            ("conditional moves", bool(self.pending))) if present]
 
     def to_toml(self) -> str:
@@ -70,11 +75,13 @@ class Entry:
             lines.append(f"leave = [{toml_datetime(self.leave[0])}, {toml_datetime(self.leave[1])}]\n")
         if self.offer is not None:
             lines.append(_dumps({"offer": self.offer}))
+        if self.note is not None:
+            lines.append(_dumps({"note": self.note}))
         if self.pending:
             # Inline tables written by hand: tomli-w turns a long array of tables into
             # [[pending]] headers, which would end this ply's table and take its digest along.
             # (The layout is tomli-w's for short ones.)
-            rows = "".join(f"    {{ if = {_string(p['if'])}, then = {_string(p['then'])} }},\n" for p in self.pending)
+            rows = "".join(f"    {_node(p)},\n" for p in self.pending)
             lines.append(f"pending = [\n{rows}]\n")
         if self.bot:
             lines.append("bot = true\n")
@@ -83,6 +90,27 @@ class Entry:
             if value is not None:
                 lines.append(_dumps({key: value}))
         return "".join(lines)
+
+
+def _node(node: dict) -> str:
+    """One branch of conditional moves as an inline table on one line (TOML 1.0 keeps an
+    inline table on its line), its `next` branches nested inside it."""
+    after = node.get("next")
+    rest = f", next = [{', '.join(_node(n) for n in after)}]" if after is not None else ""
+    return f"{{ if = {_string(node['if'])}, then = {_string(node['then'])}{rest} }}"
+
+
+def branch(tree: list[dict], if_move: str, then_move: str | None = None) -> dict | None:
+    """The branch of a tree of conditional moves (SPEC §12) for the opponent's move `if_move`
+    (and, when given, with the reply `then_move`); None when the tree has none."""
+    return next((node for node in tree if node["if"] == if_move
+                 and (then_move is None or node["then"] == then_move)), None)
+
+
+def plain_tree(tree: list[dict]) -> list[dict]:
+    """A tree of conditional moves with `next = []` left out, to compare two trees."""
+    return [{"if": n["if"], "then": n["then"], **({"next": plain_tree(n["next"])} if n.get("next") else {})}
+            for n in tree]
 
 
 def toml_datetime(at: dt.datetime) -> str:
@@ -111,8 +139,11 @@ class Record:
         result_line: int | None = None,
         id: str | None = None,
         clock: dict[str, Any] | None = None,
+        reveals: list[dict[str, Any]] | None = None,
     ):
         self.game, self.id = game, id
+        # SPEC §12: [[reveal]] tables, each a seat's note key made public, signed by that seat.
+        self.reveals = [] if reveals is None else reveals
         self.clock = clock  # SPEC §6: the [clock] table as written, None without a clock
         self.options = {} if options is None else options
         self.players = {} if players is None else players
@@ -168,6 +199,8 @@ class Record:
                 for key, value in self.clock.items()))
         for entry in self.moves:
             parts.append("[[moves]]\n" + entry.to_toml())
+        for reveal in self.reveals:
+            parts.append("[[reveal]]\n" + _dumps(reveal))
         if self.result is not None:
             # Seat lists are short: `winners = [1]` reads better than tomli-w's one-per-line.
             winners = ", ".join(str(seat) for seat in self.result["winners"])

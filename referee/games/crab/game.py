@@ -7,6 +7,8 @@ in deck.py.
 
 from __future__ import annotations
 
+import functools
+
 import itertools
 from dataclasses import replace
 from typing import Any, Mapping
@@ -195,6 +197,23 @@ class Crab(Game):
             raise ValueError("the game is not over")
         return (1.0 if state.won else 0.0,) * len(state.areas)
 
+    # AMAF codes: a placement is its seat, its card and the card's rotation — where it goes is
+    # left out, as a position is read from the seat's own area, which moves on (R-CR4). By
+    # seat: a seat places only cards of its own hand and pile. Every seat's returns are one
+    # (a cooperative game), so each reads the statistics alike.
+
+    def action_codes(self, state: CrabState) -> int:
+        return len(state.areas) * len(state.deck) * len(ROTATIONS)
+
+    def action_code(self, turn: TurnSoFar, action: Place) -> int:
+        deck = turn.before.deck
+        seat = len(turn.actions)  # 0-based: the seats place in order (R-CR9)
+        index = _card_index(tuple(deck))[action.card]
+        return (seat * len(deck) + index) * len(ROTATIONS) + ROTATIONS.index(action.rotation)
+
+    def move_actions(self, move: Round) -> tuple[Place, ...]:
+        return move.places
+
     # A round is a turn of one placement per seat, in seat order (R-CR9): each seat's own
     # area, hand and pile, so a seat's placement never depends on another's this round.
 
@@ -330,3 +349,9 @@ class Crab(Game):
 
     def picture(self, state: CrabState, last: Move | None) -> CrabPicture:
         return crab_picture(state, last if isinstance(last, Round) and state.rounds else None)
+
+
+@functools.lru_cache(maxsize=8)
+def _card_index(ids: tuple[int, ...]) -> dict[int, int]:
+    """A deck's card ids numbered 0 … n − 1 in their order (the deck's, fixed by its file)."""
+    return {card: index for index, card in enumerate(ids)}

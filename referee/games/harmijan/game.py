@@ -193,20 +193,37 @@ class Harmijan(Game):
             and state.can_turn[3 - state.turn]
         )
 
-    def playout(self, state: HarmijanState, rng: random.Random, limit: int = fast.PLIES) -> tuple[float, ...]:
+    def playout(self, state: HarmijanState, rng: random.Random, limit: int = fast.PLIES,
+                codes: list[int] | None = None) -> tuple[float, ...]:
         """Random legal turns on one mutable board (playout.py): no listing of every turn,
         no position built per ply; cut after `limit` plies (by default the search's cut) and
         the score as it stands taken. Before play begins, the setup and the colour choice are
         made at random through `apply`."""
         while state.phase != "play":
             state = self.apply(state, self.random_move(state, rng))
-        ended = fast.play(state, rng, limit)
+        ended = fast.play(state, rng, limit, None if codes is None else _coder(state, codes))
         if not ended.over:
             return self._shares(state, fast.black_share(state.grid, ended.stones))
         colour = fast.winner(state.grid, ended.stones)
         if colour is None:
             return (0.5, 0.5)
         return tuple(1.0 if seat == state.seat_of(colour) else 0.0 for seat in (1, 2))
+
+    # AMAF codes: a turn is its colour and the cell its stone is placed on (R-HJ4), the part of
+    # a turn that stays on the board as a placement game's stones do; the slide before it is
+    # left out (a slide's worth depends on where the stones stand, and ends × places would
+    # spread the statistics over eight thousand codes). By colour, as Hermit's drops are by
+    # seat: a stone counts for its colour's creatures only. The setup and the colour choice
+    # have no code.
+
+    def action_codes(self, state: HarmijanState) -> int:
+        return 2 * len(state.grid)
+
+    def action_code(self, turn: Any, action: Move) -> int | None:
+        if not isinstance(action, Turn):
+            return None
+        state = turn.before  # the colour that turns: the one to move, past an implied pass
+        return _code(state.colour_of(self.to_move(state)), action.place, len(state.grid))
 
     def evaluate(self, state: HarmijanState) -> tuple[float, ...]:
         """The score as it stands (R-HJ7), trusted the more the fuller the board; even before
@@ -310,3 +327,20 @@ class Harmijan(Game):
 
     def blank_picture(self, options: Mapping[str, Any], setup: Mapping[str, Any]) -> Picture:
         return Picture(hexhex_grid(options["size"]), self.kinds(None))
+
+
+def _code(colour: int, place: int, cells: int) -> int:
+    return place if colour == BLACK else cells + place
+
+
+def _coder(state: HarmijanState, codes: list[int]):
+    """A playout's log (playout.play) that hears each turn's code: the colours alternate ply
+    by ply, a pass included."""
+    colour, cells = [state.turn], len(state.grid)
+
+    def log(drawn) -> None:
+        if drawn is not None:
+            codes.append(_code(colour[0], drawn[2], cells))
+        colour[0] = 3 - colour[0]
+
+    return log

@@ -11,7 +11,7 @@ from referee.errors import IllegalMoveError, RefereeError, UsageError
 from referee.games.base import Game, Move, Option, Outcome, TurnSoFar, count
 from referee.games.hermetica import evaluate as guess, listing, playout as fast, rules
 from referee.games.hermetica.board import MOON, SIDE, SUN, WALLS, board_from_data
-from referee.games.hermetica.moves import Action, Steps, Turn, parse_actions, parse_turn
+from referee.games.hermetica.moves import Action, Shot, Slide, Spawn, Steps, Turn, parse_actions, parse_turn
 from referee.games.hermetica.picture import HermeticaPicture
 from referee.games.hermetica.position import (
     ACTIONS_PER_TURN, COPIES, ELEMENT_PLIES, ELEMENTS, HermeticaState, Unit, turn_start,
@@ -170,14 +170,30 @@ class Hermetica(Game):
         steps = [cell for op, cell in action.ops if op != "*"]
         return 2 if steps and steps[-1] in state.board.horizons[3 - state.turn] else 1
 
-    def playout(self, state: HermeticaState, rng: random.Random, limit: int = fast.TURNS) -> tuple[float, ...]:
+    def playout(self, state: HermeticaState, rng: random.Random, limit: int = fast.TURNS,
+                codes: list[int] | None = None) -> tuple[float, ...]:
         """Turns drawn action by action and checked by `rules.act` (playout.py), lightly guided
         towards the Horizons; cut after `limit` turns and guessed at (evaluate.py), a result
         that comes later counting a little less."""
         while state.phase != "turns" and state.winner is None:
             state = self.apply(state, self.random_move(state, rng))
-        ended = fast.play(state, rng, limit)
+        ended = fast.play(state, rng, limit, None if codes is None else _coder(state, codes))
         return guess.shaded(self.evaluate(ended), ended.plies - state.plies)
+
+    # AMAF codes: an action is its side, what it is (a spawn of each kind, a walk of each kind
+    # of unit, a shot, a slide) and the hex where it ends (R-HM3…R-HM8). By side: every unit is
+    # one side's. The setup plies have no code.
+
+    def move_actions(self, move: Turn) -> tuple[Action, ...]:
+        return move.actions
+
+    def action_codes(self, state: HermeticaState) -> int:
+        return 2 * CODE_KINDS * len(state.units)
+
+    def action_code(self, turn: TurnSoFar, action: Action) -> int | None:
+        if turn.progress is None:
+            return None
+        return _code(turn.before.turn, action, len(turn.before.units))
 
     def evaluate(self, state: HermeticaState) -> tuple[float, ...]:
         """The race of the two Adepts to the other Horizon, and the elements left (evaluate.py);
@@ -276,3 +292,38 @@ class Hermetica(Game):
         """The mat with the scheme's walls (none for `draft`), for the printable sheet."""
         state = self.start(options, setup)
         return HermeticaPicture(board=state.board, walls=state.walls, options=dict(options))
+
+
+UNIT_KINDS = "AFEW"
+CODE_KINDS = 2 * len(UNIT_KINDS) + 2  # spawns and walks of each kind, shots, slides
+
+
+def _code(seat: int, action: Action, cells: int) -> int | None:
+    """An action's AMAF code: its side, what it is, and where it ends."""
+    if isinstance(action, Spawn):
+        kind, cell = UNIT_KINDS.index(action.kind), action.cell
+    elif isinstance(action, Steps):
+        steps = [cell for op, cell in action.ops if op != "*"]
+        kind, cell = len(UNIT_KINDS) + UNIT_KINDS.index(action.kind), steps[-1] if steps else action.start
+    elif isinstance(action, Shot):
+        kind, cell = 2 * len(UNIT_KINDS), action.target
+    elif isinstance(action, Slide):
+        kind, cell = 2 * len(UNIT_KINDS) + 1, action.stop
+    else:
+        return None
+    return ((seat - 1) * CODE_KINDS + kind) * cells + cell
+
+
+def _coder(state: HermeticaState, codes: list[int]):
+    """A playout's log (playout.play) that hears each turn's actions' codes: the sides
+    alternate turn by turn."""
+    seat, cells = [state.turn], len(state.units)
+
+    def log(actions) -> None:
+        for action in actions:
+            code = _code(seat[0], action, cells)
+            if code is not None:
+                codes.append(code)
+        seat[0] = 3 - seat[0]
+
+    return log

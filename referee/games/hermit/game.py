@@ -125,10 +125,22 @@ class Hermit(Game):
         last = state.last_placer
         return Outcome((last,), "; ".join([*ties, f"seat {last} placed the last stone"]))
 
-    def playout(self, state: HermitState, rng: random.Random, limit: int = 1000) -> tuple[float, ...]:
+    def playout(self, state: HermitState, rng: random.Random, limit: int = 1000,
+                codes: list[int] | None = None) -> tuple[float, ...]:
         # The same random drops, with each seat's legal cells kept as stones arrive (playout.py).
-        ended = play_out(state, rng, limit)
+        ended = play_out(state, rng, limit, codes=codes)
         return self.evaluate(ended) if isinstance(ended, HermitState) else ended
+
+    # AMAF codes: a drop is its seat and its cell. Unlike Odd, a seat drops only its own
+    # stones, and a stone counts for its owner (R-HE5): seat 1 on e5 and seat 2 on e5 are
+    # different actions, each with its own statistics.
+
+    def action_codes(self, state: HermitState) -> int:
+        return 2 * len(state.grid)
+
+    def action_code(self, turn: Any, action: Move) -> int:
+        seat = self.to_move(turn.before)
+        return action.cell if seat == 1 else len(turn.before.grid) + action.cell
 
     def mover(self, state: HermitState, move: Move) -> int:
         return state.turn if isinstance(move, Pass) else self.to_move(state)

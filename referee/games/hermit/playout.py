@@ -97,11 +97,14 @@ def _legal_cells(legals: list[list[int]], left: list[int], banned: int | None, s
 
 
 def play_out(
-    state: HermitState, rng: random.Random, limit: int, watch: Watch | None = None
+    state: HermitState, rng: random.Random, limit: int, watch: Watch | None = None,
+    codes: list[int] | None = None,
 ) -> tuple[float, float] | HermitState:
     """Uniformly random legal drops from `state` until neither seat can drop (R-HE4), a seat
     that cannot drop passing (R-G3): what the end is worth to each seat, as `Hermit.outcome`
-    judges it. After `limit` drops with the game still on, the position reached instead."""
+    judges it. After `limit` drops with the game still on, the position reached instead.
+    `codes`, where given, hears each drop's code (`Hermit.action_code`): (seat − 1) × cells
+    + cell."""
     owner, group, hermits, threes, fives, reaches, legals, places = _setup(state)
     neighbours = state.grid.neighbours
     centre = state.centre
@@ -129,6 +132,8 @@ def play_out(
         cell = legal[pick]
         if watch is not None:
             watch(seat, cell, partial(_legal_cells, legals, left, centre if first else None))
+        if codes is not None:
+            codes.append(cell if seat == 1 else len(owner) + cell)
         first = False
         last = seat
         turn = 3 - seat

@@ -67,11 +67,24 @@ class Odd(Game):
         groups = count(n, "group", "groups")
         return Outcome((winner,), f"{groups} of {state.min_group} or more: {_parity(n)}")
 
-    def playout(self, state: OddState, rng: random.Random, limit: int = 1000) -> tuple[float, ...]:
+    def playout(self, state: OddState, rng: random.Random, limit: int = 1000,
+                codes: list[int] | None = None) -> tuple[float, ...]:
         # Random play comes to a fair coin for each empty cell, whatever the order (playout.py).
         if len(state.grid) - state.placed > limit:
-            return self.evaluate(some_plies_at_random(state, rng, limit))  # cut short
-        return play_out(state, rng)
+            return self.evaluate(some_plies_at_random(state, rng, limit))  # cut short: no codes
+        return play_out(state, rng, codes)
+
+    # AMAF codes: a placement is its colour and its cell, whichever seat makes it. Either seat
+    # may place either colour (R-OD1), and what a stone does at the end — the groups it joins
+    # — does not depend on who placed it or when, so the statistics of "b e5" are one table
+    # for both seats (each reads them for itself: a win for one is a loss for the other).
+    # Shared, they gather twice the playouts a seat's own would.
+
+    def action_codes(self, state: OddState) -> int:
+        return 2 * len(state.grid)
+
+    def action_code(self, turn: Any, action: Placement) -> int:
+        return action.cell if action.colour == BLACK else len(turn.before.grid) + action.cell
 
     # -- 5. words -----------------------------------------------------------------------------
 

@@ -67,11 +67,21 @@ def finish_at_random(state: OddState, rng: random.Random) -> tuple[int, int]:
     return black | coins, white | (empty ^ coins)
 
 
-def play_out(state: OddState, rng: random.Random) -> tuple[float, float]:
+def play_out(state: OddState, rng: random.Random, codes: list[int] | None = None) -> tuple[float, float]:
     """What a uniformly random playout from `state` is worth to each seat: 1 to seat 1 when the
-    full board has an odd number of groups of at least `min_group`, else 1 to seat 2 (R-OD2)."""
+    full board has an odd number of groups of at least `min_group`, else 1 to seat 2 (R-OD2).
+
+    `codes`, where given, hears the playout's actions as `action_code` numbers them: the
+    colour each empty cell ended with. Whatever order the cells filled in and whoever placed
+    each stone, the final colouring is exactly the set of placements the playout made."""
     black, white = finish_at_random(state, rng)
-    width, least = bit_layout(state.grid).width, state.min_group
+    layout = bit_layout(state.grid)
+    if codes is not None:
+        cells, placed = len(layout.bits), state.stones
+        for cell, bit in enumerate(layout.bits):
+            if not placed[cell]:
+                codes.append(cell if black & bit else cells + cell)
+    width, least = layout.width, state.min_group
     n = counted_groups(black, width, least) + counted_groups(white, width, least)
     return (1.0, 0.0) if n % 2 else (0.0, 1.0)
 
