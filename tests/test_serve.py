@@ -112,23 +112,50 @@ def test_a_game_against_the_engine_by_mail(post, ann, tmp_path):
     assert len(post.all) == 4  # the engine's seat reads no mail: Ann's alone
 
 
+def decoded_parts(mail) -> list[bytes]:
+    """Everything a mail holds as its reader's program shows it: the headers, and every part
+    decoded (the record, the SVG, the PNG, the calendar file), not the base64 on the wire."""
+    found = [str(mail.items()).encode()]
+    for part in mail.walk():
+        if not part.is_multipart():
+            found.append(part.get_payload(decode=True) or b"")
+    return found
+
+
 def test_hidden_conditional_moves_never_reach_the_opponent_before_they_are_played(post, ann, bo, tmp_path):
-    short = start_game(post, ann, bo, "new odd -O size=3 vs bo@example.org")
-    ann.send("move b b2\nif w c3 then b a1\nif w d4 then b c2", short)
+    # A clocked game, so that the calendar file rides along too.
+    short = start_game(post, ann, bo, "new odd -O size=3 vs bo@example.org clock 10/50d")
+    ann.send("move b b2\nline w_c3 b_a1 w_d4 b_c2 w_e4 b_b1\nline w_c3 b_a1 w_a2 b_d3\nif w c1 then b a3", short)
     post.round()
     [to_ann], [to_bo] = ann.new_mail(), bo.new_mail()
-    assert "if w c3 then b a1" in text_of(to_ann) and "if w d4 then b c2" in text_of(to_ann)
-    for part in [to_bo.as_bytes(), (post.games / f"{short}.toml").read_bytes()]:
-        assert b"b a1" not in part and b"b c2" not in part and b"pending" not in part
-    bo.send("move w d4", short)
-    post.round()
-    [to_bo] = bo.new_mail()
-    [to_ann] = ann.new_mail()
-    assert "Ann's conditional reply was played: if w d4 then b c2." in text_of(to_bo)
-    assert "Your conditional reply was played: if w d4 then b c2." in text_of(to_ann)
-    assert "b a1" not in text_of(to_bo)  # the branch not taken stays unseen
+    # Ann's mail lists the tree, as `move --line` builds it; the record holds none of it.
+    assert "3 conditional lines left for your opponent's replies (bo@example.org)." in text_of(to_ann)
+    for said in ["if w c1 then b a3", "if w c3 then b a1, if w d4 then b c2, if w e4 then b b1",
+                 "if w c3 then b a1, if w a2 then b d3"]:
+        assert said in text_of(to_ann)
+    secrets = {"b a1", "b c2", "b b1", "b d3", "b a3"}
+    for move in ["w c3", "w d4", "w a2"]:  # Bo walks into the tree, then out of it
+        bo.send(f"move {move}", short)
+        post.round()
+        ann.new_mail(), bo.new_mail()
+    assert bo.game(short).entries == ["b b2", "w c3", "b a1", "w d4", "b c2", "w a2"]
+    # Every mail that went to Bo, every part of it decoded: no reply before it was played.
+    to_bo = [parsed(data) for address, data in post.all if address == bo.address]
+    assert len(to_bo) == 5
+    for mail in to_bo:
+        played = set(replay(record_in(record_of(mail), "copy.toml")).entries)
+        for part in decoded_parts(mail):
+            for move in secrets - played:
+                assert move.encode() not in part and move.replace(" ", "_").encode() not in part, (move, mail["Subject"])
+            assert b"pending" not in part and b"stands" not in part
+    assert any(part.startswith(b"BEGIN:VCALENDAR") for part in decoded_parts(to_bo[-1]))
+    # What Bo was told once a reply was played: that reply, and nothing of the rest of the tree.
+    assert "Ann's conditional reply was played: if w c3 then b a1." in text_of(to_bo[2])
+    assert "Ann's conditional reply was played: if w d4 then b c2." in text_of(to_bo[3])
+    # The robot's own record and database of a finished line keep no tree; Ann hears it dropped.
+    assert b"pending" not in (post.games / f"{short}.toml").read_bytes()
+    assert "Your conditional moves were dropped: none was for w a2." in text_of(ann.inbox[-1])
     play = bo.game(short)
-    assert play.entries == ["b b2", "w d4", "b c2"]
     # Written as a ply made for its seat (SPEC §9): the move and the stamp of the ply it answers.
     reply, answered = play.record.moves[2], play.record.moves[1]
     assert reply.at == answered.at and reply.comment is None and not reply.pending
@@ -151,12 +178,25 @@ def test_a_conditional_line_several_moves_deep(post, ann, bo):
     assert bo.game(short).plies == 6 and ann.game(short).to_move() == 1
 
 
-def test_conditional_moves_are_checked_when_set(post, ann, bo):
+@pytest.mark.parametrize("commands, flags", [
+    ("if w b2 then b a1", ["--if", "w b2", "--then", "b a1"]),
+    ("line w_c3 b_a1 w_b2 b_c2", ["--line", "w_c3 b_a1 w_b2 b_c2"]),
+    ("line w_c3 b_a1 w_d4 b_c2\nif w c3 then b c2", ["--line", "w_c3 b_a1 w_d4 b_c2", "--if", "w c3", "--then", "b c2"]),
+    ("line w_c3 b_a1 w_d4", ["--line", "w_c3 b_a1 w_d4"]),
+], ids=["occupied", "deep-in-a-line", "two-replies", "odd-length"])
+def test_conditional_moves_are_checked_when_set_and_refused_as_move_says_it(post, ann, bo, tmp_path, monkeypatch,
+                                                                             commands, flags):
     short = start_game(post, ann, bo, "new odd -O size=3 vs bo@example.org")
-    ann.send("move b b2\nif w b2 then b a1", short)
+    # What `move` says of the same conditions on Ann's copy of the record.
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / f"{short}.toml").write_bytes(ann.records[short])
+    said = CliRunner().invoke(app, ["move", f"{short}.toml", "b b2", *flags])
+    assert said.exit_code in (1, 2)
+    [error] = [line for line in said.output.splitlines() if line.startswith("error: ")]
+    ann.send(f"move b b2\n{commands}", short)
     post.round()
     [refusal] = ann.new_mail()
-    assert f"error: {short}.toml: ply 1 (move b b2): line w_b2 b_a1: move 1 (w b2):" in text_of(refusal)
+    assert text_of(refusal).startswith(error + "\n"), (error, text_of(refusal))
     assert "Nothing else in your mail was played." in text_of(refusal)
     assert bo.new_mail() == []  # as `move --if` with a bad condition, the move is not played either
     assert (post.games / f"{short}.toml").read_bytes().count(b"[[moves]]") == 0

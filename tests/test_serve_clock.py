@@ -65,6 +65,35 @@ def test_reminders_once_at_3_days_and_once_at_1_day_and_never_a_claim(post, play
     assert ann.game(short).outcome().winners == (1,)
 
 
+def calendar_of(mail) -> bytes:
+    [part] = [p for p in mail.iter_attachments() if p.get_content_type() == "text/calendar"]
+    return part.get_payload(decode=True)
+
+
+def test_the_mails_of_a_clocked_game_carry_the_calendar_file_status_ics_writes(post, players, monkeypatch, tmp_path):
+    ann, bo = players
+    at(monkeypatch, 0)
+    short = start_game(post, ann, bo, "new odd -O size=3 vs bo@example.org clock 10/10d")
+    at(monkeypatch, 1 / 24)
+    ann.send("move b b2", short)
+    post.round()
+    [to_ann], [to_bo] = ann.new_mail(), bo.new_mail()
+    at(monkeypatch, 7.5)
+    post.round()
+    [reminder] = bo.new_mail()
+    # The same file, byte for byte, as `referee status --ics` writes from the record received
+    # (SPEC §12: one builder), at the same moment.
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / f"{short}.toml").write_bytes(bo.records[short])
+    for moment, mails in [(1 / 24, [to_ann, to_bo]), (7.5, [reminder])]:
+        at(monkeypatch, moment)
+        result = CliRunner().invoke(app, ["status", f"{short}.toml", "--ics", "deadline.ics", "--force"])
+        assert result.exit_code == 0, result.output
+        for mail in mails:
+            assert calendar_of(mail) == (tmp_path / "deadline.ics").read_bytes()
+    assert b"DTSTART:20260115T100000Z" in calendar_of(reminder)
+
+
 def test_a_deadline_already_near_when_the_ply_is_made_is_not_reminded_of_again(post, players, monkeypatch):
     ann, bo = players
     at(monkeypatch, 0)

@@ -24,10 +24,12 @@ from email.message import EmailMessage
 from pathlib import Path
 from typing import Callable, NamedTuple
 
+from referee.correspondence.deadlines import calendar, has_deadline
 from referee.correspondence.mail import build_message, subject as game_subject
+from referee.correspondence.sending import reminder_words
 from referee.play.replay import Replay
 from referee.play.words import result_words, who
-from referee.record.clock import now as clock_now, short_words, stamp, words
+from referee.record.clock import now as clock_now
 from referee.render.diagram import svg_diagram, text_diagram, to_png
 from referee.serve.state import Decision, Store
 from referee.text import plain, wrap
@@ -60,23 +62,26 @@ class Pictures(NamedTuple):
     record: bytes
     svg: str
     png: bytes
+    calendar: bytes | None  # the deadline of the seat to move (SPEC §12), in a clocked game
 
 
-def pictures(play: Replay) -> Pictures:
-    """A game's attachments, drawn once for every mail about the same ply."""
+def pictures(play: Replay, short: str) -> Pictures:
+    """A game's attachments, drawn once for every mail about the same ply: the record, its
+    pictures, and in a game with a clock the calendar file `status --ics` writes (SPEC §12)."""
     svg = svg_diagram(play)
-    return Pictures(play.record.to_toml().encode("utf-8"), svg, to_png(svg))
+    event = calendar(play, clock_now(), f"{short}.toml") if has_deadline(play) else None
+    return Pictures(play.record.to_toml().encode("utf-8"), svg, to_png(svg), event)
 
 
 def game_mail(robot: Robot, play: Replay, short: str, seat: int, to: str, news: list[str],
               reply: Reply | None, drawn: Pictures, extra: list[str] = ()) -> EmailMessage:
     """A mail about game `short` to `seat`: `news` at the top, then the diagram and the status,
-    the record and the pictures attached."""
+    the record, the pictures and (with a clock) the deadline attached, as `mail` attaches them."""
     body = _lines(news) + ("\n" if news else "") + _lines(extra) + ("\n" if extra else "")
     body += text_diagram(play)
     body += _footer(short, play, seat)
     message = build_message(play, record_name=f"{short}.toml", record_data=drawn.record, body=body,
-                            svg=drawn.svg, png=drawn.png, to=to, seats=[seat], now=clock_now(),
+                            svg=drawn.svg, png=drawn.png, calendar=drawn.calendar, to=to, seats=[seat], now=clock_now(),
                             title=f"[{short}] {game_subject(play, clock_now())}")
     return _from_robot(message, robot, reply)
 
@@ -153,15 +158,10 @@ def token_news(play: Replay, short: str, seat: int, token: str, starter: int) ->
 
 
 def reminder_news(play: Replay, seat: int, days_before: int) -> tuple[str, list[str]]:
-    """A reminder to the seat to move of a clocked game (SPEC §6 `remind`'s words)."""
-    clock = play.clock
-    left = clock.left(seat, clock_now(), True)
-    when = stamp(clock.deadline(seat))
-    subject = f"Reminder: {play.game.name}, your move ({short_words(left)} left, until {when})"
-    news = [f"{who(play, seat)}, it is your move in {play.game.name}: {words(left)} left, until {when}.",
-            f"(The robot reminds you {days_before} day{'s' if days_before != 1 else ''} before your deadline; it never "
-            "claims time for anyone.)"]
-    return subject, news
+    """A reminder to the seat to move of a clocked game: `referee remind`'s subject and words."""
+    subject, news = reminder_words(play, seat, clock_now())
+    return subject, [news, f"(The robot reminds you {days_before} day{'s' if days_before != 1 else ''} before "
+                           "your deadline; it never claims time for anyone.)"]
 
 
 HELP = """\

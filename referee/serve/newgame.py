@@ -47,7 +47,7 @@ def new_game(ctx: Context, command: Command, key: str | None) -> None:
         ctx.decision.seats.append((play.record.id, seat, Seat(address, token_hash(tokens[seat]))))
     for days in due_thresholds(play, ctx.now):
         ctx.decision.reminders.append((play.record.id, play.plies, days))
-    drawn = pictures(play)
+    drawn = pictures(play, short)
     for seat, address in seats.items():
         news = token_news(play, short, seat, tokens[seat], starter=1)
         reply = ctx.reply if address == ctx.sender else None

@@ -47,7 +47,7 @@ def remind(ctx: Context, game: Game, play: Replay) -> bool:
         return True
     address = seats[seat].address
     message = game_mail(ctx.robot, play, game.short, seat, play.record.player_name(seat) or address,
-                        news, None, pictures(play))
+                        news, None, pictures(play, game.short))
     del message["Subject"]
     message["Subject"] = f"[{game.short}] {subject}"
     ctx.send(address, message)

@@ -16,12 +16,13 @@ from typing import NamedTuple
 
 from referee.errors import IllegalMoveError, RefereeError, UsageError
 from referee.play.bots import replies
+from referee.play.lines import set_words
 from referee.play.game_file import check_size
 from referee.play.keys import signing
 from referee.play.replay import Replay, replay
 from referee.play.reports import record_in
 from referee.play.turn import take_turn
-from referee.play.words import result_words, who, who_and_seat
+from referee.play.words import in_words, result_words, who, who_and_seat
 from referee.record.clock import bounded, now
 from referee.record.files import locked, read_input
 from referee.serve import conditions
@@ -158,18 +159,20 @@ def _act(ctx: Context, play: Replay, game: Game, path: str, seat: int, commands:
             errors.append(f"error: {exc}")
     if conditional and not errors:
         try:
-            lines = [list(c.args) if c.verb == "if" else conditions.wire_moves(c.args) for c in conditional]
-            if seat in work.record.keys():
-                raise IllegalMoveError("your seat signs its moves, and a reply the robot played for you would "
-                                       "carry no signature: send each move signed instead")
-            if work.record.bots():
-                raise IllegalMoveError("conditional moves wait for a player's reply; the engine replies at once")
-            trees[seat] = (work.plies, conditions.checked_tree(work, seat, lines))
-            news[seat].append("Your conditional moves are set.")
+            conditions.refuse_for_signed_or_engine(work, seat)
+            tree = conditions.checked_tree(work, seat, [c.args for c in conditional if c.verb == "if"],
+                                           [" ".join(c.args) for c in conditional if c.verb == "line"])
+            trees[seat] = (work.plies, tree)
+            news[seat].append(set_words(tree, who(work, work.to_move(), capital=False)))
         except RefereeError as exc:
-            # As `move --if` refuses the whole move for a bad condition, nothing is played.
-            errors.append(f"error: {game.short}.toml: ply {work.plies + 1}: {exc}" if work is play
-                          else f"error: {game.short}.toml: ply {play.plies + 1} ({plies[0].text[:60]}): {exc}")
+            # As `move --if` refuses the whole move for a bad condition, nothing is played; the
+            # refusal is worded and located as `move` words it (play/turn.py): the record, the
+            # ply and the move for a move the line cannot hold, the line alone for its shape.
+            if isinstance(exc, IllegalMoveError):
+                made = plies[0] if work is not play else None
+                exc.located(file=f"{game.short}.toml", ply=play.plies + 1,
+                            move=None if made is None else made.args[0] if made.verb == "move" else made.verb)
+            errors.append(f"error: {exc.named(lambda reason: in_words(work, reason))}")
             work, trees = play, ctx.store.conditionals(game.id)
     if work is not play:
         try:
@@ -227,7 +230,7 @@ def _ply(ctx: Context, play: Replay, seat: int, command: Command, extras: list[C
             news[s].append(f"{who(work, seat)} played {made} (ply {play.plies + 1}).")
         news[s] += [n for n in done.notes if not n.startswith("Your ")] if s != seat else list(done.notes)
     if trees.get(seat):
-        news[seat].append("Your conditional moves no longer stand: you moved yourself.")
+        news[seat].append("Your conditional moves were dropped: you moved yourself.")
         del trees[seat]
     return work
 
@@ -290,7 +293,7 @@ def _tell_errors(ctx: Context, play: Replay, game: Game, errors: list[str]) -> N
 
 def _tell_players(ctx: Context, play: Replay, game: Game, news: dict[int, list[str]], trees: dict) -> None:
     """After the plies: each player's mail, the mover's confirmation and the other's "your move"."""
-    drawn = pictures(play)
+    drawn = pictures(play, game.short)
     for seat in ctx.store.seats(game.id):
         lines = list(news.get(seat, []))
         if play.to_move() == seat:
@@ -311,4 +314,4 @@ def _tell(ctx: Context, play: Replay, game: Game, seat: int, news: list[str], tr
     address = ctx.store.seats(game.id)[seat].address
     reply = ctx.reply if address == ctx.sender else None
     ctx.send(address, game_mail(ctx.robot, play, game.short, seat, play.record.player_name(seat) or address,
-                                lines, reply, drawn or pictures(play)))
+                                lines, reply, drawn or pictures(play, game.short)))
