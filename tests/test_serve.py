@@ -80,17 +80,28 @@ def test_after_every_ply_the_mover_is_told_and_the_other_is_asked_to_move(post, 
     assert to_ann["Auto-Submitted"] == "auto-replied" and to_ann["In-Reply-To"]
 
 
-def test_an_illegal_move_is_told_to_its_sender_alone_as_move_says_it(post, ann, bo):
+def move_says(tmp_path, monkeypatch, record: bytes, short: str, *arguments: str) -> str:
+    """The error line `referee move GAMEID.toml …` prints on a player's copy of the record."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / f"{short}.toml").write_bytes(record)
+    said = CliRunner().invoke(app, ["move", f"{short}.toml", *arguments])
+    assert said.exit_code in (1, 2)
+    [error] = [line for line in said.output.splitlines() if line.startswith("error: ")]
+    return error
+
+
+def test_an_illegal_move_is_told_to_its_sender_alone_as_move_says_it(post, ann, bo, tmp_path, monkeypatch):
     short = start_game(post, ann, bo, "new odd -O size=3 vs bo@example.org")
     ann.send("move b b2", short)
     post.round()
     ann.new_mail(), bo.new_mail()
+    error = move_says(tmp_path, monkeypatch, bo.records[short], short, "w b2")
+    assert error.startswith(f"error: {short}.toml: ply 2 (w b2): ") and "occupied" in error
     bo.send("move w b2", short)
     post.round()
     [refusal] = bo.new_mail()
     assert ann.new_mail() == []
-    assert f"error: {short}.toml: ply 2 (w b2): " in text_of(refusal)
-    assert "occupied" in text_of(refusal)
+    assert text_of(refusal).startswith(error + "\n")
     assert refusal["Subject"].startswith(f"[{short}] Refused")
     assert bo.game(short).plies == 1
 
@@ -187,12 +198,7 @@ def test_a_conditional_line_several_moves_deep(post, ann, bo):
 def test_conditional_moves_are_checked_when_set_and_refused_as_move_says_it(post, ann, bo, tmp_path, monkeypatch,
                                                                              commands, flags):
     short = start_game(post, ann, bo, "new odd -O size=3 vs bo@example.org")
-    # What `move` says of the same conditions on Ann's copy of the record.
-    monkeypatch.chdir(tmp_path)
-    (tmp_path / f"{short}.toml").write_bytes(ann.records[short])
-    said = CliRunner().invoke(app, ["move", f"{short}.toml", "b b2", *flags])
-    assert said.exit_code in (1, 2)
-    [error] = [line for line in said.output.splitlines() if line.startswith("error: ")]
+    error = move_says(tmp_path, monkeypatch, ann.records[short], short, "b b2", *flags)  # on Ann's copy
     ann.send(f"move b b2\n{commands}", short)
     post.round()
     [refusal] = ann.new_mail()

@@ -31,13 +31,21 @@ def at(monkeypatch, days: float) -> None:
     monkeypatch.setenv("REFEREE_NOW", moment.strftime("%Y-%m-%dT%H:%M:%SZ"))
 
 
-def test_reminders_once_at_3_days_and_once_at_1_day_and_never_a_claim(post, players, monkeypatch):
+def ann_moved(post, players, monkeypatch, clock: str) -> str:
+    """A clocked game of Odd begun at START, Ann's first move made an hour later and both
+    players' mails read: its GAMEID."""
     ann, bo = players
     at(monkeypatch, 0)
-    short = start_game(post, ann, bo, "new odd -O size=3 vs bo@example.org clock 10/10d")
+    short = start_game(post, ann, bo, f"new odd -O size=3 vs bo@example.org clock {clock}")
     at(monkeypatch, 1 / 24)
     ann.send("move b b2", short)
     post.round()
+    return short
+
+
+def test_reminders_once_at_3_days_and_once_at_1_day_and_never_a_claim(post, players, monkeypatch):
+    ann, bo = players
+    short = ann_moved(post, players, monkeypatch, "10/10d")
     ann.new_mail(), bo.new_mail()
     at(monkeypatch, 5)
     post.round()
@@ -72,11 +80,7 @@ def calendar_of(mail) -> bytes:
 
 def test_the_mails_of_a_clocked_game_carry_the_calendar_file_status_ics_writes(post, players, monkeypatch, tmp_path):
     ann, bo = players
-    at(monkeypatch, 0)
-    short = start_game(post, ann, bo, "new odd -O size=3 vs bo@example.org clock 10/10d")
-    at(monkeypatch, 1 / 24)
-    ann.send("move b b2", short)
-    post.round()
+    short = ann_moved(post, players, monkeypatch, "10/10d")
     [to_ann], [to_bo] = ann.new_mail(), bo.new_mail()
     at(monkeypatch, 7.5)
     post.round()
@@ -96,10 +100,7 @@ def test_the_mails_of_a_clocked_game_carry_the_calendar_file_status_ics_writes(p
 
 def test_a_deadline_already_near_when_the_ply_is_made_is_not_reminded_of_again(post, players, monkeypatch):
     ann, bo = players
-    at(monkeypatch, 0)
-    short = start_game(post, ann, bo, "new odd -O size=3 vs bo@example.org clock 2d+1d")
-    ann.send("move b b2", short)
-    post.round()
+    ann_moved(post, players, monkeypatch, "2d+1d")
     bo.new_mail()
     at(monkeypatch, 0.5)
     post.round()

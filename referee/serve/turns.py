@@ -23,7 +23,7 @@ from referee.play.replay import Replay, replay
 from referee.play.reports import record_in
 from referee.play.turn import take_turn
 from referee.play.words import in_words, result_words, who, who_and_seat
-from referee.record.clock import bounded, now
+from referee.record.clock import bounded, leave_span, now
 from referee.record.files import locked, read_input
 from referee.serve import conditions
 from referee.serve.commands import Command
@@ -201,7 +201,7 @@ def _ply(ctx: Context, play: Replay, seat: int, command: Command, extras: list[C
     """The ply, judged and written as `move` writes it: the one turn transaction, then the
     engine's replies where it plays the other seat."""
     text = command.args[0] if command.verb == "move" else command.verb
-    leave = next((_leave(c.args[0]) for c in extras if c.verb == "leave"), None)
+    leave = next((leave_span(c.args[0], "leave") for c in extras if c.verb == "leave"), None)
     offer = any(c.verb == "offer" for c in extras)
     at, key = ctx.now, None
     public = play.record.keys().get(seat)
@@ -258,22 +258,6 @@ def _signed_at(play: Replay, command: Command) -> dt.datetime:
     if last is not None and at < last:
         raise UsageError(f"signature: the ply was stamped {text}, before the ply it answers")
     return at.replace(microsecond=0)
-
-
-def _leave(text: str) -> tuple[dt.datetime, dt.datetime]:
-    """`leave FROM..TO`: two dates (00:00 UTC) or date-times."""
-    begin, sep, end = text.partition("..")
-
-    def moment(part: str) -> dt.datetime:
-        try:
-            value = bounded(dt.datetime.fromisoformat(part.strip().replace("z", "Z")), "leave")
-        except ValueError:
-            raise UsageError(f"leave takes FROM..TO, e.g. 2026-12-20..2027-01-03, not {text!r}") from None
-        return value.replace(tzinfo=dt.timezone.utc) if value.tzinfo is None else value.astimezone(dt.timezone.utc)
-
-    if not sep:
-        raise UsageError(f"leave takes FROM..TO, e.g. 2026-12-20..2027-01-03, not {text!r}")
-    return moment(begin), moment(end)
 
 
 def _reminded_already(ctx: Context, play: Replay, game: Game) -> None:
