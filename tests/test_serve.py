@@ -106,21 +106,21 @@ def test_an_illegal_move_is_told_to_its_sender_alone_as_move_says_it(post, ann, 
     assert bo.game(short).plies == 1
 
 
-def test_a_game_against_the_engine_by_mail(post, ann, tmp_path):
-    ann.send("new hermit -O board=square -O size=5 vs bot 0.2")
+def test_a_game_against_the_engine_by_mail_to_its_end(post, ann, tmp_path):
+    ann.send("new odd -O size=3 vs bot 0.1")
     post.round()
     [first] = ann.new_mail()
     short = game_id(first)
-    for _ in range(3):
-        play = ann.game(short)
-        ann.send(f"move {play.game.random_move(play.state, random.Random(play.plies))}", short)
+    rng = random.Random(3)
+    while (play := ann.game(short)).to_move() is not None:
+        ann.send(f"move {play.game.random_move(play.state, rng)}", short)
         post.round()
-        [mail] = ann.new_mail()
-        assert "the engine" in text_of(mail).lower() or "Engine plays" in text_of(mail)
-    play = ann.game(short)
-    assert play.plies >= 6 and all(e.bot for e in play.record.moves[1::2])
+        [mail] = ann.new_mail()  # Ann's move and the engine's reply, in one mail
+        assert "Engine plays" in text_of(mail) or "The game is over" in text_of(mail), text_of(mail)
+    assert play.plies == 19 and "The game is over" in text_of(mail)
+    assert all(e.bot for e in play.record.moves[1::2])
     valid_offline(tmp_path, ann.records[short])
-    assert len(post.all) == 4  # the engine's seat reads no mail: Ann's alone
+    assert {address for address, _ in post.all} == {ann.address}  # the engine's seat reads no mail
 
 
 def decoded_parts(mail) -> list[bytes]:
@@ -235,6 +235,12 @@ def test_a_replayed_mail_is_acted_on_once(post, ann, bo):
     post.deliver(sent)  # the very same mail again
     post.round()
     assert ann.new_mail() == [] and bo.new_mail() == []
+    # Sent again under a new Message-ID (resent, or replayed by someone who saw it): judged
+    # afresh, and refused, for the move was made.
+    post.deliver(sent.replace(parsed(sent)["Message-ID"].encode(), b"<again.1@players.example>"))
+    post.round()
+    [refusal] = ann.new_mail()
+    assert bo.new_mail() == [] and text_of(refusal).startswith(f"error: {short}.toml: ply 2 (b b2): ")
     assert ann.game(short).plies == 1
 
 

@@ -88,8 +88,11 @@ def _who(ctx: Context, play: Replay, seats: dict, commands: list[Command],
          acts: list[Command]) -> tuple[int | None, str | None]:
     """The seat the mail acts for, and why it may not (None when it may)."""
     tokens = list(dict.fromkeys(c.args[0] for c in commands if c.verb == "token"))[:MAX_TOKENS]
-    by_token = next((s for s, row in sorted(seats.items()) for t in tokens if token_matches(t, row.token_hash)), None)
     by_address = [s for s, row in sorted(seats.items()) if row.address == ctx.sender]
+    # The sender's own seats are tried first: each try costs a scrypt, and theirs is the seat
+    # an honest mail is for.
+    ordered = by_address + [s for s in sorted(seats) if s not in by_address]
+    by_token = next((s for s in ordered for t in tokens if token_matches(t, seats[s].token_hash)), None)
     signed = any(c.verb == "signature" for c in commands)
     if by_token is not None:
         if by_token in by_address:
