@@ -189,6 +189,19 @@ def test_a_conditional_line_several_moves_deep(post, ann, bo):
     assert bo.game(short).plies == 6 and ann.game(short).to_move() == 1
 
 
+def test_a_hidden_line_may_accept_a_draw_offered_with_the_move_it_answers(post, ann, bo, tmp_path):
+    short = start_game(post, ann, bo, "new odd -O size=3 vs bo@example.org")
+    ann.send("move b b2\nline w_c3 accept_draw", short)
+    post.round()
+    assert "if w c3 then accept draw" in text_of(ann.new_mail()[-1])
+    bo.send("move w c3\noffer draw", short)
+    post.round()
+    play = bo.game(short)
+    assert play.entries == ["b b2", "w c3", "accept draw"] and play.outcome().winners == ()
+    assert "Ann's conditional reply was played: if w c3 then accept draw." in text_of(bo.inbox[-1])
+    valid_offline(tmp_path, bo.records[short])
+
+
 @pytest.mark.parametrize("commands, flags", [
     ("if w b2 then b a1", ["--if", "w b2", "--then", "b a1"]),
     ("line w_c3 b_a1 w_b2 b_c2", ["--line", "w_c3 b_a1 w_b2 b_c2"]),
