@@ -42,6 +42,7 @@ NEEDS: dict[str, str | None] = {
     # mybot.py: a program that speaks UGI (the random engine of the tests)
     "match": "cp tests/engines/random_engine.py mybot.py && cp tests/engines/_common.py .",
     "key new": "",  # writes into ~: HOME is the scratch folder
+    "serve": "",  # makes its folders; an empty mailbox, handled at once
 }
 SLOW = {"match"}  # four games of Odd at 200 ms a move: about half a minute
 

@@ -33,6 +33,7 @@ are masked alike, line by line, so that what differs from run to run does not co
 | a date-time | 2026-11-22T14:01:00Z, 2026-12-04 18:00 UTC, Sat, 28 Nov 2026 12:59:07 +0000 | <time> |
 | a date | 2026-11-28 | <date> |
 | a game id | 3f2a0c6d8e9b41f7a5c2d0e4b6a8f1c3 | <id> |
+| a game's GAMEID (`serve`) | 3f2a0c6d | <gameid> |
 | a digest, a key, a signature | sha256:81a6…, ed25519:MCow… | sha256:<digest>, ed25519:<key> |
 | a time taken | 0.4 s, 263 ms, a match's ms/move column | <n> s, <n> ms, <ms> |
 | a count of the engine's work | 6,426 playouts, 15 positions, nodes 1145 | <n> playouts … |
@@ -81,6 +82,7 @@ MASKS: list[tuple[re.Pattern[str], str]] = [(re.compile(p), r) for p, r in [
     (r"sha256:[0-9a-f]+…?", "sha256:<digest>"),
     (r"ed25519:[A-Za-z0-9+/=_-]+…?", "ed25519:<key>"),
     (r"\b[0-9a-f]{32}\b", "<id>"),
+    (r"\b(?=[0-9a-f]*\d)[0-9a-f]{8}\b", "<gameid>"),  # GAMEID, the first 8 of an id (`referee serve`)
     # times taken and the engine's work
     (r"\b\d[\d,]*(\.\d+)? (s|ms)\b", r"<n> \2"),
     (r"\b\d[\d,]* (playouts|positions|iterations|nodes)\b", r"<n> \1"),

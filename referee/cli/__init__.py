@@ -9,6 +9,7 @@ codes. It may import every package; none imports it.
   correspondence.py  mail, remind, receive, notes, reveal, key
   club.py            standings, pairings
   engine.py          hint, engine, match
+  serve.py           serve (the play-by-mail robot)
   syntax.py          --leave, -O, SEAT=… and output formats taken apart
 
 Each command module adds its commands to the one app; their order here is the order of
@@ -20,6 +21,7 @@ from referee.cli import records  # noqa: F401, I001
 from referee.cli import correspondence  # noqa: F401
 from referee.cli import club  # noqa: F401
 from referee.cli import engine  # noqa: F401
+from referee.cli import serve  # noqa: F401
 from referee.cli.app import app
 
 

@@ -16,7 +16,8 @@ from referee.play.choices import game_named, games_lines, games_listing
 from referee.cli.app import (
     PALETTE_HELP, Palette, Paper, SheetFormat, ShowFormat, app, guard, write_output,
 )
-from referee.cli.syntax import bot_seats, leave_span, option_values, output_format, player_keys, player_names
+from referee.cli.syntax import bot_seats, option_values, output_format, player_keys, player_names
+from referee.record.clock import leave_span
 from referee.errors import UsageError
 from referee.record.files import record_files
 from referee.render.formats import DEFAULT_PALETTE

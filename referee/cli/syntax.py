@@ -1,5 +1,5 @@
 """The command line's own syntax (SPEC §4, §8): the words of an option taken apart into the
-values the library works with. `--leave FROM..TO` becomes two moments, `-O key=value` a dict
+values the library works with. `--leave FROM..TO` becomes two moments (record/clock.py's `leave_span`), `-O key=value` a dict
 of strings, `--player SEAT=NAME` and `--key SEAT=…` seats with their text, and an output's
 extension (or --format) the format to write. What the words mean for a game (whether it has
 that option or seat, whether a value fits) the library decides.
@@ -7,39 +7,16 @@ that option or seat, whether a value fits) the library decides.
 
 from __future__ import annotations
 
-import datetime as dt
 import sys
 from pathlib import Path
 from typing import Callable
 
 from referee.render import formats
-from referee.record.clock import bounded
 from referee.errors import UsageError
 from referee.record.players import seat_number
 from referee.record.seal import KEY_PREFIX
 
 BINARY = ("png", "gif", "pdf")  # formats of bytes, not text: never written to a terminal
-
-
-def leave_span(text: str) -> tuple[dt.datetime, dt.datetime]:
-    """`--leave 2026-12-20..2027-01-03`: two dates (00:00 UTC) or date-times."""
-    begin, sep, end = text.partition("..")
-
-    def moment(part: str) -> dt.datetime:
-        part = part.strip()
-        try:
-            value = dt.datetime.fromisoformat(part.replace("z", "Z"))
-        except ValueError:
-            raise UsageError(f"--leave takes FROM..TO, e.g. 2026-12-20..2027-01-03, not {text!r}") from None
-        try:
-            bounded(value, "--leave")
-        except ValueError as exc:
-            raise UsageError(str(exc)) from None
-        return value.replace(tzinfo=dt.timezone.utc) if value.tzinfo is None else value.astimezone(dt.timezone.utc)
-
-    if not sep:
-        raise UsageError(f"--leave takes FROM..TO, e.g. 2026-12-20..2027-01-03, not {text!r}")
-    return moment(begin), moment(end)
 
 
 def option_values(pairs: list[str] | None) -> dict[str, str]:

@@ -72,24 +72,29 @@ def remind(path: str, to: str | None = None, output: str | None = None, force: b
         raise UsageError(f"{path}: the game has no clock: there is no time to remind of")
     if seat is None:
         raise UsageError(f"{path}: the game is over ({result_words(play)}): nobody is to move")
-    moment = now()
-    left = clock.left(seat, moment, True)
     name = Path(path).name
-    when = stamp(clock.deadline(seat))
-    if left > 0:
-        news = f"{who(play, seat)}, it is your move in {play.game.name}: {words(left)} left, until {when}."
-    else:
-        news = (f"{who(play, seat)}, it is your move in {play.game.name}, and your time ran out at {when}: "
-                "your opponent may claim the game (claim time).")
+    title, news = reminder_words(play, seat, now())
     news = "\n".join(plain(line) for line in wrap(news))
     body = (news + "\n\n" + text_diagram(play) + "\nTo answer:\n"
             f"  referee move {name} \"<your move>\"\n  referee mail {name} -o reply.eml\n")
-    title = f"Reminder: {play.game.name}, your move ({short_words(left)} left, until {when})" if left > 0 \
-        else f"Reminder: {play.game.name}, your move (out of time since {when})"
     if ics is not None:
         write_calendar(play, path, ics, True)
     # From the seat waiting for the move (clocks are for two seats).
     return _message(play, data, name, body, to, palette, title=title, seats=[seat], sender=3 - seat)
+
+
+def reminder_words(play: Replay, seat: int, moment) -> tuple[str, str]:
+    """A reminder's subject and its first sentence, for `seat` (to move in a game with a clock)
+    at `moment`: its time left and its deadline, or that its time ran out (SPEC §6). `remind`
+    and the robot's reminders (serve/reminders.py) say the same."""
+    left = play.clock.left(seat, moment, True)
+    when = stamp(play.clock.deadline(seat))
+    if left > 0:
+        return (f"Reminder: {play.game.name}, your move ({short_words(left)} left, until {when})",
+                f"{who(play, seat)}, it is your move in {play.game.name}: {words(left)} left, until {when}.")
+    return (f"Reminder: {play.game.name}, your move (out of time since {when})",
+            f"{who(play, seat)}, it is your move in {play.game.name}, and your time ran out at {when}: "
+            "your opponent may claim the game (claim time).")
 
 
 def _message(play: Replay, data: bytes, name: str, body: str, to: str | None, palette: str | None,

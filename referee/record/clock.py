@@ -64,6 +64,28 @@ def bounded(moment: dt.datetime, what: str) -> dt.datetime:
     return moment
 
 
+def leave_span(text: str, flag: str = "--leave") -> tuple[dt.datetime, dt.datetime]:
+    """`--leave 2026-12-20..2027-01-03` (and `leave …` in a mail to the robot, named by `flag`):
+    two dates (00:00 UTC) or date-times, each within the years 1970–9999 (exit 2 otherwise)."""
+    begin, sep, end = text.partition("..")
+
+    def moment(part: str) -> dt.datetime:
+        part = part.strip()
+        try:
+            value = dt.datetime.fromisoformat(part.replace("z", "Z"))
+        except ValueError:
+            raise UsageError(f"{flag} takes FROM..TO, e.g. 2026-12-20..2027-01-03, not {text!r}") from None
+        try:
+            bounded(value, flag)
+        except ValueError as exc:
+            raise UsageError(str(exc)) from None
+        return value.replace(tzinfo=UTC) if value.tzinfo is None else value.astimezone(UTC)
+
+    if not sep:
+        raise UsageError(f"{flag} takes FROM..TO, e.g. 2026-12-20..2027-01-03, not {text!r}")
+    return moment(begin), moment(end)
+
+
 def later(moment: dt.datetime, seconds: float) -> dt.datetime:
     """`moment` plus `seconds`, but never past the end of 9999 (a deadline of a long game
     under a generous control may be counted past it: it is then "the end of time")."""
