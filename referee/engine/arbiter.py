@@ -196,6 +196,18 @@ def _ready(engines: Engines, engine: int) -> None:
     except OSError as exc:
         raise EngineFault("crash", f"could not be started again: {exc.strerror or exc}") from None
 
+def starting_error(exc: BaseException, engine: int, commands: Sequence[str]) -> BaseException:
+    """Why an engine did not start, as an error of the command (exit 2)."""
+    number, command = engine + 1, commands[engine]
+    if isinstance(exc, OSError):
+        return UsageError(f"engine {number} ({command}) cannot be started: {exc.strerror or exc}")
+    if isinstance(exc, EngineFault) and exc.kind == "refused":
+        return UsageError(f"engine {number} ({command}) refused {exc.words}")
+    if isinstance(exc, EngineFault):
+        hint = "; is it a UGI engine?" if exc.kind == "timeout" else " before the match began"
+        return UsageError(f"engine {number} ({command}): {exc.words}{hint}")
+    return exc
+
 
 def engine_argv(text: str, number: int) -> tuple[str, ...]:
     """An ENGINE's command as the shell would split it (run without a shell); `referee` is

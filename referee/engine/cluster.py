@@ -24,10 +24,10 @@ import uuid
 from dataclasses import replace
 from typing import Any
 
-from referee.engine.arbiter import Aborted, Engines, engine_argv, play_pair
+from referee.engine.arbiter import Aborted, Engines, engine_argv, play_pair, starting_error
 from referee.engine.match_files import Settings
 from referee.engine.process import EngineFault, _subreaper
-from referee.engine.tournament import Pair, told_apart
+from referee.engine.tournament import Pair, record_path, told_apart
 from referee.errors import UsageError
 
 INSTALL = "pip install 'referee[cluster]'"
@@ -93,11 +93,9 @@ class Cluster:
             time.sleep(0.2)
         found = future.result()
         if found[0] == "error":
-            from referee.engine.match import starting_error
-
             _, engine, kind, words = found
             problem = OSError(words) if kind == "os" else EngineFault(kind, words)
-            raise starting_error(problem, engine, self.plan)
+            raise starting_error(problem, engine, self.plan.settings.commands)
         return self.settings.names if self.plan.resume else found[1]
 
     def begin(self, todo: list[tuple[Pair, list[int]]], names: tuple[str, ...], folder: str) -> None:
@@ -111,9 +109,7 @@ class Cluster:
         self.watcher.start()
 
     def _submit(self, pair: Pair, numbers: list[int], tries: int) -> None:
-        from referee.engine.match import path_of
-
-        files = {n: os.path.basename(path_of(self.plan, self.names, self.folder, pair, n)) for n in numbers}
+        files = {n: os.path.basename(record_path(self.folder, pair, n, self.names, self.plan.games)) for n in numbers}
         future = self.client.submit(play, pair, numbers, self.settings, self.names, files,
                                     self.plan.log is not None, self.stop_name, pure=False,
                                     key=f"pair-{pair.index}-{uuid.uuid4().hex}")

@@ -30,13 +30,13 @@ from typing import Any, Callable
 
 from referee.engine import tournament
 from referee.engine.arbiter import (  # noqa: F401 - from_wire, REFEREE: this module's as before
-    REFEREE, Aborted, Engines, GameResult, engine_argv, from_wire, play_pair, read_back,
+    REFEREE, Aborted, Engines, GameResult, engine_argv, from_wire, play_pair, read_back, starting_error,
 )
 from referee.engine.match_files import (
     SETTINGS, GameLog, Opening, Settings, default_folder, earlier_match, left_over, log_target, parse_clock,
     parse_engine_option, random_openings, read_openings, read_settings, remove, write_log, write_settings,
 )
-from referee.engine.process import TERM_WAIT, EngineFault, adopting
+from referee.engine.process import TERM_WAIT, adopting
 from referee.engine.stats import Sprt, llr, parse_sprt
 from referee.engine.tournament import Pair
 from referee.errors import RefereeError, UsageError
@@ -270,10 +270,6 @@ def _folder(plan: Plan, names: tuple[str, ...]) -> str:
     return folder
 
 
-def path_of(plan: Plan, names: tuple[str, ...], folder: str, pair: Pair, number: int) -> str:
-    return os.path.join(folder, tournament.file_name(number, pair.seats(number), names, plan.games))
-
-
 def _finished(plan: Plan, names: tuple[str, ...], folder: str) -> dict[int, GameResult]:
     """The games a stopped match finished (--resume): each finished, valid record counts."""
     done: dict[int, GameResult] = {}
@@ -281,7 +277,7 @@ def _finished(plan: Plan, names: tuple[str, ...], folder: str) -> dict[int, Game
         return done
     for pair in plan.pairs:
         for number in pair.numbers:
-            path = path_of(plan, names, folder, pair, number)
+            path = tournament.record_path(folder, pair, number, names, plan.games)
             if not os.path.exists(path):
                 continue
             try:
@@ -326,7 +322,7 @@ def _play(plan: Plan, played: Played, done: dict[int, GameResult], source, on_ga
         for pair in pairs[state.counted:]:
             for number in pair.numbers:
                 done.pop(number, None)
-                path = path_of(plan, played.names, played.folder, pair, number)
+                path = tournament.record_path(played.folder, pair, number, played.names, plan.games)
                 if os.path.exists(path):
                     remove([path])
     _tell(state, done, told, on_game, played.names)
@@ -414,7 +410,7 @@ class Local:
                     except TimeoutError:
                         halt.check()
                 if exc is not None:
-                    raise starting_error(exc, engine, self.plan)
+                    raise starting_error(exc, engine, self.plan.settings.commands)
         finally:
             pool.shutdown(wait=False)
             for engine in range(count):
@@ -439,7 +435,7 @@ class Local:
                     return
                 try:
                     for result, log in play_pair(pair, numbers, self.plan.settings, names, engines,
-                                                 lambda n: path_of(self.plan, names, folder, pair, n),
+                                                 lambda n: tournament.record_path(folder, pair, n, names, self.plan.games),
                                                  self.halted, self.plan.log is not None):
                         self.results.put((result, log, None))
                 except Aborted:
@@ -477,16 +473,3 @@ class Local:
             thread.start()
         for thread in closing:
             thread.join()
-
-
-def starting_error(exc: BaseException, engine: int, plan: Plan) -> BaseException:
-    """Why an engine did not start, as an error of the command (exit 2)."""
-    number, command = engine + 1, plan.settings.commands[engine]
-    if isinstance(exc, OSError):
-        return UsageError(f"engine {number} ({command}) cannot be started: {exc.strerror or exc}")
-    if isinstance(exc, EngineFault) and exc.kind == "refused":
-        return UsageError(f"engine {number} ({command}) refused {exc.words}")
-    if isinstance(exc, EngineFault):
-        hint = "; is it a UGI engine?" if exc.kind == "timeout" else " before the match began"
-        return UsageError(f"engine {number} ({command}): {exc.words}{hint}")
-    return exc

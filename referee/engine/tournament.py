@@ -79,6 +79,11 @@ def told_apart(names: Sequence[str | None], argv: Sequence[Sequence[str]]) -> tu
     return tuple(shown)
 
 
+def record_path(folder: str, pair: Pair, number: int, names: Sequence[str], total: int) -> str:
+    """Where game `number` of `pair` is written: FOLDER/003-referee-vs-random.toml."""
+    return os.path.join(folder, file_name(number, pair.seats(number), names, total))
+
+
 def file_name(number: int, seats: tuple[int, int], names: Sequence[str], total: int) -> str:
     """`003-referee-0-1-0-vs-random.toml`: the game's number, then seat 1's engine and seat 2's."""
     first, second = (_bare(names[e]) for e in seats)

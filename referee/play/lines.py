@@ -18,8 +18,7 @@ from typing import Any, NamedTuple
 
 from referee.errors import IllegalMoveError, RefereeError, UsageError
 from referee.games.base import count
-from referee.play.replay import ACCEPT, DRAW, Replay
-from referee.play.words import who
+from referee.play.replay import ACCEPT, DRAW, Replay, who
 from referee.record.values import MAX_LINE_DEPTH, MAX_MOVE_CHARS
 
 ACCEPT_WIRE = ACCEPT.replace(" ", "_")

@@ -17,7 +17,7 @@ from referee.record.clock import Clock, ClockError, now as clock_now, stamp, wor
 from referee.data import builtin_data
 from referee.errors import IllegalMoveError, NotationError, RecordError, RefereeError
 from referee.games import GAMES, Game, Move, Outcome, Pass
-from referee.record.players import named, names_of, seat_problem
+from referee.record.players import named, names_of, seat_problem, short_name
 from referee.record.values import MAX_MOVE_CHARS, Entry, Record, branch, plain_tree, toml_datetime
 
 RESIGN = "resign"
@@ -480,3 +480,15 @@ def _check_result(play: Replay) -> None:
             f"({outcome.reason})",
             **where,
         )
+
+
+def who(play: Replay, seat: int, capital: bool = True) -> str:
+    """A seat in a sentence: its player's name where the record has one, else "Seat N"."""
+    return short_name(play.record.player_name(seat)) or f"{'Seat' if capital else 'seat'} {seat}"
+
+
+def who_and_seat(play: Replay, seat: int) -> str:
+    """A seat where its number matters too (an error, a refusal): "Ann (seat 1)", or "seat 1"
+    when the record gives no name."""
+    name = short_name(play.record.player_name(seat))
+    return f"{name} (seat {seat})" if name else f"seat {seat}"

@@ -9,9 +9,11 @@ from __future__ import annotations
 import datetime as dt
 from typing import TYPE_CHECKING, Any, Iterable, NamedTuple
 
+from referee.play.lines import standing_words
+from referee.play.replay import who, who_and_seat  # noqa: F401 - where the rest of the code finds them
 from referee.record.clock import sentences
 from referee.text import TEXT_WIDTH, wrap, wrap_all
-from referee.record.players import named, names_of, short_name
+from referee.record.players import named, names_of
 
 if TYPE_CHECKING:
     from referee.play.replay import Replay
@@ -45,18 +47,6 @@ class Header(NamedTuple):
         if self.comment:
             lines.append(self.comment)
         return wrap_all(lines, width)
-
-
-def who(play: Replay, seat: int, capital: bool = True) -> str:
-    """A seat in a sentence: its player's name where the record has one, else "Seat N"."""
-    return short_name(play.record.player_name(seat)) or f"{'Seat' if capital else 'seat'} {seat}"
-
-
-def who_and_seat(play: Replay, seat: int) -> str:
-    """A seat where its number matters too (an error, a refusal): "Ann (seat 1)", or "seat 1"
-    when the record gives no name."""
-    name = short_name(play.record.player_name(seat))
-    return f"{name} (seat {seat})" if name else f"seat {seat}"
 
 
 def in_words(play: Replay, text: str) -> str:
@@ -149,8 +139,6 @@ def standing_lines(play: Replay, ply: int, now: dt.datetime | None) -> list[str]
     if standing.clock is not None:
         names = {seat: who(play, seat) for seat in (1, 2)}
         lines += sentences(standing.clock, to_move, standing.clock.last if now is None else now, names)
-    from referee.play.lines import standing_words  # it names seats with `who`, from here
-
     line = standing_words(play, ply)
     return lines + [line] if line else lines
 
