@@ -8,6 +8,8 @@
                 checked on a fork, matched, and what stands in words
   game_file.py  a new game written; `move` under the record's lock, written once
   bots.py       the engine's seats: their replies in the same transaction (SPEC §10, §14)
+  partner.py    the engine as a partner in cooperative crab: its part of the solver's winning
+                round whenever one is proven
   choices.py    what a player chose by name: the game, its options and data files, a seat
   keys.py       a key pair made, a private key read, a record's signatures and reveals
                 checked, sealed notes opened (the `sign` extra, behind one guard)
