@@ -8,7 +8,7 @@ codes. It may import every package; none imports it.
                      validate, verify, show, board
   correspondence.py  mail, remind, receive, notes, reveal, key
   club.py            standings, pairings
-  engine.py          hint, engine, match
+  engine.py          hint, solve, analyse, engine, match
   syntax.py          --leave, -O, SEAT=… and output formats taken apart
 
 Each command module adds its commands to the one app; their order here is the order of

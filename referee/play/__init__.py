@@ -16,8 +16,10 @@
   words.py      the words a player reads: seats by name, the result, the words around a board
   reports.py    what a record says, as plain values and lines: status, moves, history,
                 validate, verify, solve
+  analysis.py   `analyse`: every ply judged by the search (the crab solver first), as the
+                dicts a page draws and in words
   archive.py    many records judged, one verdict each, on every core
 
-May import: referee.record, referee.games, referee.search (a bot's reply, the crab solver),
+May import: referee.record, referee.games, referee.search (a bot's reply, the crab solver, an analysis),
 referee.data, referee.errors, referee.text. Nothing here draws, mails or prints.
 """
