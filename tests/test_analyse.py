@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import random
+import time
 import tomllib
 from pathlib import Path
 
@@ -209,3 +210,12 @@ def test_a_record_that_does_not_replay_exits_1_naming_file_ply_and_move(cli, tmp
     assert done.exit_code == 1
     assert "bad.toml" in done.output and "ply 2" in done.output and "w c3" in done.output
     assert cli("analyse", tmp_path / "missing.toml").exit_code == 2
+
+
+def test_seconds_bound_each_positions_search(cli):
+    """SPEC §14: S a position — two plies take three searches of 0.1 s (the last ply's
+    position after it included), well within a loaded machine's slack."""
+    began = time.monotonic()
+    found = run_json(cli, ODD, "--seconds", "0.1", "--plies", "1..2")
+    assert time.monotonic() - began < 3 * 0.1 + 5.0
+    assert found["seconds"] == 0.1 and found["iterations"] is None and len(found["plies"]) == 2
