@@ -219,3 +219,16 @@ def test_seconds_bound_each_positions_search(cli):
     found = run_json(cli, ODD, "--seconds", "0.1", "--plies", "1..2")
     assert time.monotonic() - began < 3 * 0.1 + 5.0
     assert found["seconds"] == 0.1 and found["iterations"] is None and len(found["plies"]) == 2
+
+
+def test_a_long_round_and_a_long_name_keep_to_78_columns_and_the_team_is_counted_together(cli):
+    made = cli("new", "crab", "-o", "c4.toml", "-O", "players=4", "-O", "seed=3",
+               "--player", "1=Maximilian Alexander Wolfeschlegel")
+    assert made.exit_code == 0, made.output
+    line = solve(replay(read_record("c4.toml")).state, max_positions=3_000).line
+    for text in line[:2]:
+        assert cli("move", "c4.toml", text).exit_code == 0
+    words = cli("analyse", "c4.toml", "--iterations", "50").output.splitlines()
+    assert all(len(text) <= 78 for text in words)
+    assert words[2:4] == [f"1  {line[0]}", "   (Maximilian Alexander Wolfeschlegel)  won → won"]
+    assert words[-1] == "The players together: 0 inaccuracies, 0 mistakes, 0 blunders"

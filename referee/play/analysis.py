@@ -31,7 +31,7 @@ from referee.play.replay import Ending, Replay
 from referee.play.words import who, who_and_seat
 from referee.search.mcts import Search
 from referee.search.solver import settle
-from referee.text import plain, wrap
+from referee.text import TEXT_WIDTH, columns, plain, wrap
 
 DEFAULT_SECONDS = 1.0
 SECONDS = (0.1, 600.0)  # `--seconds`, a position (SPEC §11)
@@ -231,31 +231,42 @@ def _for(game: Any, seat: int, worth: Worth, mover: int) -> Worth:
 # -- in words ----------------------------------------------------------------------------------
 
 def analysis_lines(play: Replay, analysis: Analysis) -> list[str]:
-    """The analysis in words: one line a ply (wrapped at 78 columns where a move is long), e.g.
-    `12  w d4  (Bo)  61 % → 28 %  blunder; best b c3 (63 %)`, then each seat's marks."""
+    """The analysis in words: one line a ply, e.g. `12  w d4  (Bo)  61 % → 28 %  blunder; best
+    b c3 (63 %)` (where that passes 78 columns, the figures on a line of their own under the
+    move), then each seat's marks (a cooperative game's, the players' together)."""
     width = len(str(analysis.plies[-1]["ply"])) if analysis.plies else 1
     lines = wrap("The mover's chance before each ply → after it; a ply that lost 10, 20 or 30 "
                  "points or more is an inaccuracy, a mistake or a blunder.", indent="")
     for ply in analysis.plies:
-        lines.extend(wrap(_ply_line(play, ply, width), indent=" " * (width + 2)))
+        move, rest = _ply_words(play, ply, width)
+        if columns(f"{move}  {rest}") <= TEXT_WIDTH:
+            lines.append(f"{move}  {rest}")
+        else:  # a long move (a crab round of four seats, a Hermetica turn) or a long name
+            lines.extend(wrap(move, indent=" " * (width + 2)))
+            lines.extend(wrap(" " * (width + 2) + rest))
     lines.append("")
-    for seat, counts in analysis.counts().items():
-        said = [f"{number} {name if number == 1 else PLURALS[name]}" for name, number in counts.items()]
-        lines.append(f"{plain(who_and_seat(play, seat))}: {', '.join(said)}")
+    counts = analysis.counts()
+    if play.game.cooperative and len(counts) > 1:  # the rounds are the players' together
+        together = {name: sum(seat[name] for seat in counts.values()) for name in PLURALS}
+        counts = {0: together}
+    for seat, marks in counts.items():
+        said = ", ".join(f"{number} {name if number == 1 else PLURALS[name]}" for name, number in marks.items())
+        whose = "The players together" if seat == 0 else plain(who_and_seat(play, seat))
+        lines.extend(wrap(f"{whose[:1].upper()}{whose[1:]}: {said}"))
     return lines
 
 
-def _ply_line(play: Replay, ply: dict[str, Any], width: int) -> str:
-    head = f"{ply['ply']:>{width}}  {ply['move']}  ({plain(who(play, ply['seat']))})"
+def _ply_words(play: Replay, ply: dict[str, Any], width: int) -> tuple[str, str]:
+    """A ply in words: the ply and its move; and its player with the figures."""
+    move = f"{ply['ply']:>{width}}  {ply['move']}"
+    player = f"({plain(who(play, ply['seat']))})"
     if ply["before"] is None:
-        return f"{head}  {'forced, not judged' if ply['forced'] else 'not judged'}"
-    before = _chance(ply["before"], ply["proven"])
-    after = _chance(ply["after"], ply["after_proven"])
-    line = f"{head}  {before} → {after}"
+        return move, f"{player}  {'forced, not judged' if ply['forced'] else 'not judged'}"
+    figures = f"{_chance(ply['before'], ply['proven'])} → {_chance(ply['after'], ply['after_proven'])}"
     if ply["mark"] is not None:
         best = _chance(ply["best_value"], ply["proven"])
-        line += f"  {ply['mark']}; best {ply['best']} ({best})"
-    return line
+        figures += f"  {ply['mark']}; best {ply['best']} ({best})"
+    return move, f"{player}  {figures}"
 
 
 def _chance(value: float, proven: bool) -> str:
