@@ -8,7 +8,9 @@ whole game or a range of it is analysed):
 - the mover's chance before a ply is the value of the best move found there;
 - the value of the move played comes from the same search where it was tried often enough
   (ENOUGH), else from the search of the position after it (which is the next ply's "before"),
-  from the mover's point of view;
+  from the mover's point of view: the mean of all that search's playouts, as a move's value in
+  the search before it is the mean of all playouts through it (the best reply's mean alone
+  would leave out the weak replies the search tried, and put the chance after low);
 - the loss is best − played, never below 0, and marks the ply (MARKS);
 - a position the search proves is worth exactly 1, ½ or 0, and a proven win given away (a move
   after which the engine cannot prove the win any more) is always a blunder;
@@ -89,6 +91,14 @@ class Judged:
     best: str | None
     worth: Worth
     moves: dict[str, Worth] = field(default_factory=dict)
+    # The position's worth as the move that led here was valued in the search before it: the
+    # mean of all its playouts, the other seat's tries of weak replies included. (Its best move's
+    # mean leaves those out, and the mover's chance after a move valued so would come out low.)
+    reached: Worth | None = None
+
+    @property
+    def as_reached(self) -> Worth:
+        return self.reached if self.reached is not None else self.worth
 
 
 @dataclass
@@ -189,7 +199,7 @@ class _Judge:
         if self.game.outcome(state) is not None:
             return Worth(self.game.returns(state)[mover - 1], True)
         then = self.position(number)
-        return _for(self.game, then.seat, then.worth, mover)
+        return _for(self.game, then.seat, then.as_reached, mover)
 
     def position(self, ply: int) -> Judged:
         """The position after `ply` plies, searched (once)."""
@@ -217,7 +227,11 @@ class _Judge:
         found = search.candidates(max(1, len(search.root.children)))
         moves = {str(c.move): Worth(c.value, c.proven, c.visits) for c in found}
         best = found[0]
-        return Judged(seat, str(best.move), Worth(best.value, best.proven, best.visits), moves)
+        tried = sum(child.visits for child in search.root.children)
+        reached = None
+        if not best.proven and tried:  # a proven position is worth its proof either way
+            reached = Worth(sum(child.value for child in search.root.children) / tried, False, tried)
+        return Judged(seat, str(best.move), Worth(best.value, best.proven, best.visits), moves, reached)
 
 
 def _for(game: Any, seat: int, worth: Worth, mover: int) -> Worth:
