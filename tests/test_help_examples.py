@@ -38,6 +38,7 @@ NEEDS: dict[str, str | None] = {
     "pairings": "",
     "hint": "cp sample_games/odd/odd-in-progress.toml game.toml  # a game in progress",
     "solve": "referee new crab -o crab.toml -O seed=42  # a crab game",
+    "analyse": "cp sample_games/odd/odd-5-finished-01.toml game.toml  # a finished game of some plies",
     "engine": None,  # tests/test_ugi_hostile.py runs it: it reads standard input
     # mybot.py: a program that speaks UGI (the random engine of the tests)
     "match": "cp tests/engines/random_engine.py mybot.py && cp tests/engines/_common.py .",

@@ -8,7 +8,7 @@ codes. It may import every package; none imports it.
                      validate, verify, show, board
   correspondence.py  mail, remind, receive, notes, reveal, key
   club.py            standings, pairings
-  engine.py          hint, engine, match
+  engine.py          hint, solve, analyse, engine, match
   serve.py           serve (the play-by-mail robot)
   syntax.py          --leave, -O, SEAT=… and output formats taken apart
 

@@ -1,5 +1,5 @@
-"""The commands of the engine: hint, engine (UGI) and match (SPEC §10). They import the engine
-where they start: no other command loads it."""
+"""The commands of the engine: hint, solve, analyse, engine (UGI) and match (SPEC §10, §11).
+They import the engine where they start: no other command loads it."""
 
 # No `from __future__ import annotations` here: typer reads every command's annotations at each
 # start, and string annotations cost it an evaluation apiece (milliseconds of start-up).
@@ -11,10 +11,11 @@ from typing import Any, Optional
 import typer
 
 from referee.play import reports
+from referee.render.formats import DEFAULT_PALETTE
 from referee.cli.app import (
-    app, guard,
+    PALETTE_HELP, Palette, app, guard,
 )
-from referee.cli.syntax import option_values
+from referee.cli.syntax import option_values, ply_span
 
 
 @app.command("hint")
@@ -60,6 +61,36 @@ def solve_command(
     """
     report = reports.solve(file, seconds)
     typer.echo(json.dumps(report) if as_json else "\n".join(reports.solve_lines(report)))
+
+
+@app.command("analyse")
+@guard
+def analyse_command(
+    file: str = typer.Argument(..., metavar="FILE", help="The record file (- for standard input)."),
+    seconds: Optional[float] = typer.Option(None, "--seconds", metavar="S", help="How long the engine searches each position, 0.1–600 seconds of one core (default 1)."),
+    iterations: Optional[int] = typer.Option(None, "--iterations", metavar="N", help="Search each position for N playouts instead (1–1,000,000): the same analysis on every run."),
+    plies: Optional[str] = typer.Option(None, "--plies", metavar="A..B", help="Only plies A to B (12.. from 12 on, ..30 up to 30); default every ply."),
+    as_json: bool = typer.Option(False, "--json", help="Print JSON."),
+    palette: Palette = typer.Option(DEFAULT_PALETTE, "--palette", help="The colours of a page drawn of the analysis: " + PALETTE_HELP + " Words and JSON are the same in every palette."),
+) -> None:
+    """Every ply of the game judged by the engine: the mover's chance before it and after the
+    move played, the best move found, and a mark where the move lost 10 points of the chance
+    or more (inaccuracy), 20 (mistake) or 30 (blunder); a win by force given away is always a
+    blunder, and in the crab game the solver judges each round. Forced passes are listed, not
+    judged. Reads the record; never writes it, sealed, signed or not.
+
+    Example: referee analyse game.toml --iterations 1000 --plies 1..10
+    """
+    from referee.play.analysis import analyse, analysis_lines  # the engine: only the commands that search load it
+
+    span = ply_span(plies)
+    play = reports.load(file)
+    found = analyse(play, seconds, iterations, span)
+    if as_json:
+        typer.echo(json.dumps(found.json(), indent=2, ensure_ascii=False))
+        return
+    for line in analysis_lines(play, found):
+        typer.echo(line)
 
 
 @app.command("engine")

@@ -92,3 +92,23 @@ def output_format(output: str | None, fmt: str | None, command: str) -> str:
         # SPEC §8b: bytes of a picture would only garble the terminal.
         raise UsageError(f"{chosen.upper()} is no text for a terminal: give -o FILE")
     return chosen
+
+
+def ply_span(text: str | None) -> tuple[int | None, int | None]:
+    """`--plies A..B` (either end may be left out: `5..`, `..20`), or one ply `N`: the first and
+    last ply, None for an end left open. Whether they lie within the record, the analysis says."""
+    if text is None:
+        return None, None
+    first, sep, last = text.partition("..")
+    if not sep:
+        first = last = text
+
+    def number(part: str) -> int | None:
+        part = part.strip()
+        if not part:
+            return None
+        if not (part.isascii() and part.isdigit()):
+            raise UsageError(f"--plies takes A..B, e.g. 1..20, 12.. or ..30, not {text!r}")
+        return int(part)
+
+    return number(first), number(last)

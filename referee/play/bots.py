@@ -32,9 +32,11 @@ from referee.errors import IllegalMoveError, NotationError, UsageError
 from referee.record.values import BOT_SECONDS
 from referee.play.words import who
 from referee.play.replay import Replay
+from referee.play.partner import winning_part
 from referee.play.turn import TurnResult, take_turn
 
 DEFAULT_SECONDS = 3.0
+MIN_SECONDS = 0.05  # a search's least time, where the solver took the rest
 NAME = "Engine"  # a bot seat's name where --player gives none
 # One command's thinking, all the engine's replies together: where the player can only pass
 # (Hermit, their stones used up) the engine moves again and again; past this, the command
@@ -110,8 +112,9 @@ def _answered_stamp(play: Replay) -> dt.datetime | None:
 
 def partner_round(play: Replay, text: str) -> str:
     """A cooperative round whose other seats the engine places: the player's placements
-    (`1: … | 3: …`) with the engine's for its seats, found seat by seat in order, as the
-    round's whole entry."""
+    (`1: … | 3: …`) with the engine's for its seats, as the round's whole entry. Where the
+    solver proves a winning round with the player's placements, the engine's seats play their
+    part of it (partner.py, SPEC §11); only otherwise does the search choose, seat by seat."""
     game, state = play.game, play.state
     bots = play.record.bots()
     players = [seat for seat in play.seats if seat not in bots]
@@ -120,14 +123,24 @@ def partner_round(play: Replay, text: str) -> str:
         raise NotationError(
             f"give the placements of seats {', '.join(map(str, players))} ('1: 7 2,0 90'); "
             f"the engine places for seats {', '.join(map(str, bots))}")
+    for seat, place in parts.items():  # the player's own placements judged before the engine thinks
+        reason = game.why_not(state, seat, place)
+        if reason:
+            raise IllegalMoveError(reason)
+    began = time.monotonic()
+    seconds = min(bots[seat]["seconds"] for seat in play.seats if seat in bots)
+    proven = winning_part(game, state, parts, [seat for seat in play.seats if seat in bots], seconds)
+    spent = time.monotonic() - began
     turn = game.begin_turn(state)
     for seat in play.seats:
         if seat in parts:
             turn = game.act(turn, parts[seat])
+        elif proven is not None:
+            turn = game.act(turn, proven[seat])
         else:
             if not game.legal_actions(turn):
                 raise IllegalMoveError(f"seat {seat}, the engine's, has no placement left")
             search = Search(game, state, seed=play.plies, turn=turn)
-            search.run(seconds=bots[seat]["seconds"])
+            search.run(seconds=max(bots[seat]["seconds"] - spent, MIN_SECONDS))
             turn = game.act(turn, search.first_action())
     return str(game.end_turn(turn)[0])
