@@ -232,3 +232,29 @@ def test_a_long_round_and_a_long_name_keep_to_78_columns_and_the_team_is_counted
     assert all(len(text) <= 78 for text in words)
     assert words[2:4] == [f"1  {line[0]}", "   (Maximilian Alexander Wolfeschlegel)  won → won"]
     assert words[-1] == "The players together: 0 inaccuracies, 0 mistakes, 0 blunders"
+
+
+# -- the page (SPEC §11, --html) ---------------------------------------------------------------
+
+
+def test_html_writes_the_review_page_with_the_graph_and_the_marks_of_this_analysis(cli, tmp_path):
+    """`--html OUT` writes the page of what the words say: one graph point a ply and the
+    start, a mark in the move list for each marked ply; OUT is never overwritten unasked, and
+    the record stays as it was."""
+    record = tmp_path / "game.toml"
+    record.write_bytes(ODD.read_bytes())
+    page = tmp_path / "analysis.html"
+    found = run_json(cli, record, "--iterations", "200", "--html", page)
+    text = page.read_text(encoding="utf-8")
+    assert text.startswith("<!DOCTYPE html>") and "analysis" in text
+    marked = [p for p in found["plies"] if p["mark"]]
+    assert marked, "a game of some plies at 200 playouts a position has marks to draw"
+    for kind in ("inaccuracy", "mistake", "blunder"):  # each mark once in the move list
+        assert text.count(f'<abbr class="mark mark-{kind}"') == sum(p["mark"] == kind for p in marked)
+    assert text.count('data-spot="') == PLIES + 1  # the graph: the start and every ply
+    assert record.read_bytes() == ODD.read_bytes()
+
+    before = page.read_bytes()
+    again = cli("analyse", record, "--iterations", "200", "--html", page)
+    assert again.exit_code == 2 and "--force" in again.output and page.read_bytes() == before
+    assert cli("analyse", record, "--iterations", "200", "--html", page, "--force").exit_code == 0

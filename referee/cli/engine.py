@@ -11,6 +11,7 @@ from typing import Any, Optional
 import typer
 
 from referee.play import reports
+from referee.record.files import check_output, write_atomic
 from referee.render.formats import DEFAULT_PALETTE
 from referee.cli.app import (
     PALETTE_HELP, Palette, app, guard,
@@ -71,7 +72,9 @@ def analyse_command(
     iterations: Optional[int] = typer.Option(None, "--iterations", metavar="N", help="Search each position for N playouts instead (1–1,000,000): the same analysis on every run."),
     plies: Optional[str] = typer.Option(None, "--plies", metavar="A..B", help="Only plies A to B (12.. from 12 on, ..30 up to 30); default every ply."),
     as_json: bool = typer.Option(False, "--json", help="Print JSON."),
-    palette: Palette = typer.Option(DEFAULT_PALETTE, "--palette", help="The colours of a page drawn of the analysis: " + PALETTE_HELP + " Words and JSON are the same in every palette."),
+    html: Optional[str] = typer.Option(None, "--html", metavar="OUT", help="Also write the game's review page with the analysis on it to OUT: seat 1's chance as a graph under the board, the marks in the move list, the better move drawn at a marked ply."),
+    force: bool = typer.Option(False, "--force", help="Replace OUT of --html if it exists."),
+    palette: Palette = typer.Option(DEFAULT_PALETTE, "--palette", help="The colours of the --html page: " + PALETTE_HELP + " Words and JSON are the same in every palette."),
 ) -> None:
     """Every ply of the game judged by the engine: the mover's chance before it and after the
     move played, the best move found, and a mark where the move lost 10 points of the chance
@@ -79,13 +82,18 @@ def analyse_command(
     blunder, and in the crab game the solver judges each round. Forced passes are listed, not
     judged. Reads the record; never writes it, sealed, signed or not.
 
-    Example: referee analyse game.toml --iterations 1000 --plies 1..10
+    Example: referee analyse game.toml --iterations 1000 --plies 1..10; referee analyse game.toml --iterations 200 --html analysis.html
     """
     from referee.play.analysis import analyse, analysis_lines  # the engine: only the commands that search load it
 
     span = ply_span(plies)
+    check_output(html, force)  # before the search, not after it
     play = reports.load(file)
     found = analyse(play, seconds, iterations, span)
+    if html is not None:
+        from referee.render.analysis import analysis_page  # drawing: only where a page is asked for
+
+        write_atomic(html, analysis_page(play, found.plies, palette.value))
     if as_json:
         typer.echo(json.dumps(found.json(), indent=2, ensure_ascii=False))
         return
