@@ -248,12 +248,14 @@ def play_versus(task: dict[str, Any]) -> dict[str, Any]:
     players = {seat: Player(game, algorithm, task["pair"] * 2 + seat, task.get("tuned") if algorithm == "grave" else None)
                for seat, algorithm in seat_of.items()}
     thinking, iterations, proven = {"1": 0.0, "2": 0.0}, {"1": 0, "2": 0}, None
+    searched: dict[str, list[int]] = {"1": [], "2": []}  # each search's iterations, by seat
     while game.outcome(state) is None and len(moves) < PLY_CAP:
         seat = game.to_move(state)
         began = time.perf_counter()
         found = players[seat].move(state, moves, task["seconds"])
         thinking[str(seat)] += time.perf_counter() - began
         iterations[str(seat)] += found.iterations
+        searched[str(seat)].append(found.iterations)
         if found.proven and proven is None:
             proven = {"ply": len(moves) + 1, "seat": seat, "value": found.value}
         moves.append(found.move)
@@ -261,7 +263,7 @@ def play_versus(task: dict[str, Any]) -> dict[str, Any]:
     outcome = game.outcome(state)
     return {**task, "winners": list(outcome.winners) if outcome is not None else [],
             "plies": len(moves), "capped": outcome is None, "thinking": thinking,
-            "iterations": iterations, "first_proof": proven, "load": os.getloadavg()[0],
+            "iterations": iterations, "searched": searched, "first_proof": proven, "load": os.getloadavg()[0],
             "moves": " ".join(str(m).replace(" ", "_") for m in moves)}
 
 
