@@ -36,6 +36,7 @@ import math
 import multiprocessing
 import os
 import random
+import statistics
 import sys
 import time
 from dataclasses import replace
@@ -297,16 +298,20 @@ def run_versus(tasks: list[dict[str, Any]], jobs: int, path: Path = VERSUS_LOG) 
 
 
 def versus_summary(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Per game: the engine's W–D–L against the old search, its share with the 95 % Wilson
-    interval, the pentanomial counts of the pairs (0, ½, 1, 1½, 2 points for the engine) and
-    the iterations a second of each side."""
-    rows: dict[tuple[str, float], dict[str, Any]] = {}
-    pairs: dict[tuple[str, float, str, int], list[float]] = {}
+    """Per commit and game (and settings changed, if any): the engine's W–D–L against the old
+    search, its share with the 95 % Wilson interval, the pentanomial counts of the pairs (0, ½,
+    1, 1½, 2 points for the engine), each side's median iterations a move (games that logged
+    each search's) and iterations a second. Rows of different commits are never summed: each
+    played another engine."""
+    rows: dict[tuple[str, str, float, str], dict[str, Any]] = {}
+    pairs: dict[tuple[str, str, float, str, str, int], list[float]] = {}
     for r in results:
-        key = (r["game"], r["seconds"])
-        row = rows.setdefault(key, {"game": r["game"], "seconds": r["seconds"], "games": 0, "wins": 0,
-                                    "draws": 0, "losses": 0, "plies": 0, "load": 0.0, "it": [0, 0],
-                                    "time": [0.0, 0.0], "capped": 0})
+        tuned = json.dumps(r.get("tuned", {}), sort_keys=True) if r.get("tuned") else ""
+        key = (r.get("commit", "unknown"), r["game"], r["seconds"], tuned)
+        row = rows.setdefault(key, {"commit": key[0], "game": r["game"], "seconds": r["seconds"],
+                                    "tuned": tuned, "games": 0, "wins": 0, "draws": 0, "losses": 0,
+                                    "plies": 0, "load": 0.0, "it": [0, 0], "time": [0.0, 0.0],
+                                    "moves": [[], []], "capped": 0})
         seat = r["engine_seat"]
         points = 0.5 if not r["winners"] else float(seat in r["winners"])
         row["games"] += 1
@@ -317,10 +322,11 @@ def versus_summary(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
         for side, s in ((0, seat), (1, 3 - seat)):
             row["it"][side] += r["iterations"][str(s)]
             row["time"][side] += r["thinking"][str(s)]
-        pairs.setdefault((r["game"], r["seconds"], r["run"], r["pair"]), []).append(points)
-    for (name, seconds, _, _), scored in pairs.items():
+            row["moves"][side] += r.get("searched", {}).get(str(s), [])
+        pairs.setdefault((*key, r["run"], r["pair"]), []).append(points)
+    for (*key, _, _), scored in pairs.items():
         if len(scored) == 2:  # both games of the pair were played
-            penta = rows[(name, seconds)].setdefault("penta", [0] * 5)
+            penta = rows[tuple(key)].setdefault("penta", [0] * 5)
             penta[int(round(sum(scored) * 2))] += 1
     out = []
     for row in rows.values():
@@ -330,19 +336,23 @@ def versus_summary(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
         out.append({**row, "points": points, "share": points / row["games"], "interval": [low, high],
                     "target": target, "plies": row["plies"] / row["games"], "load": row["load"] / row["games"],
                     "rates": [row["it"][i] / row["time"][i] if row["time"][i] else 0.0 for i in (0, 1)],
+                    "medians": [statistics.median(m) if m else None for m in row["moves"]],
                     "penta": row.get("penta", [0] * 5)})
-    return sorted(out, key=lambda r: list(TWO_SEATS).index(r["game"]))
+    return sorted(out, key=lambda r: (r["commit"], r["tuned"], list(TWO_SEATS).index(r["game"])))
 
 
 def versus_table(rows: list[dict[str, Any]]) -> str:
-    lines = ["| game | s a move | games | W–D–L | points | 95 % interval | target | pairs 0–½–1–1½–2 "
-             "| iterations/s (engine, uct) | plies | load |",
-             "|---|---:|---:|---|---:|---|---:|---|---:|---:|---:|"]
+    lines = ["| commit | game | s a move | games | W–D–L | points | 95 % interval (Wilson) | target "
+             "| pairs 0–½–1–1½–2 | iterations a move, median (engine, uct) | iterations/s (engine, uct) "
+             "| plies | load |",
+             "|---|---|---:|---:|---|---:|---|---:|---|---:|---:|---:|---:|"]
     for r in rows:
+        medians = ", ".join("–" if m is None else f"{m:,.0f}" for m in r["medians"])
+        commit = r["commit"] + (f" {r['tuned']}" if r["tuned"] else "")
         lines.append(
-            f"| {r['game']} | {r['seconds']:g} | {r['games']} | {r['wins']}–{r['draws']}–{r['losses']} | "
+            f"| {commit} | {r['game']} | {r['seconds']:g} | {r['games']} | {r['wins']}–{r['draws']}–{r['losses']} | "
             f"{r['share']:.1%} | {r['interval'][0]:.1%}–{r['interval'][1]:.1%} | ≥ {r['target']:.0%} | "
-            f"{'–'.join(map(str, r['penta']))} | {r['rates'][0]:,.0f}, {r['rates'][1]:,.0f} | "
+            f"{'–'.join(map(str, r['penta']))} | {medians} | {r['rates'][0]:,.0f}, {r['rates'][1]:,.0f} | "
             f"{r['plies']:.0f} | {r['load']:.1f} |")
     return "\n".join(lines)
 
@@ -394,6 +404,8 @@ def main() -> None:
     parser.add_argument("--only", nargs="*", default=None, choices=list(TWO_SEATS), help="these games only")
     parser.add_argument("--plies", type=int, default=2, help="random plies of a versus opening")
     parser.add_argument("--versus", action="store_true", help="summary: of the versus log")
+    parser.add_argument("--commit", default=None,
+                        help="summary --versus: only the games this commit played (its short hash, or a prefix)")
     parser.add_argument("--log", type=Path, default=VERSUS_LOG, help="versus: the log to append to")
     parser.add_argument("--set", nargs="*", default=[], metavar="NAME=VALUE",
                         help="versus: the engine's settings changed (referee/search/tree.py Settings), to tune them")
@@ -404,6 +416,10 @@ def main() -> None:
         return
     if args.what == "summary" and args.versus:
         results = [json.loads(line) for line in args.log.read_text(encoding="utf-8").splitlines() if line.strip()]
+        if args.commit:
+            results = [r for r in results if r.get("commit", "unknown").startswith(args.commit)]
+        if not results:
+            sys.exit(f"{args.log}: no versus games" + (f" of commit {args.commit}" if args.commit else ""))
         print(versus_table(versus_summary(results)))
         return
     if args.what == "versus":
