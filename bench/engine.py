@@ -269,12 +269,13 @@ def play_versus(task: dict[str, Any]) -> dict[str, Any]:
 
 
 def versus_tasks(names: list[str], games: int, seconds: float, plies: int,
-                 tuned: dict[str, Any] | None = None) -> list[dict[str, Any]]:
-    """Game pairs, pair-major across the games (a run stopped early has like samples)."""
+                 tuned: dict[str, Any] | None = None, first: int = 0) -> list[dict[str, Any]]:
+    """Game pairs, pair-major across the games (a run stopped early has like samples), from
+    pair number `first` (a run that adds games to an earlier one plays new openings)."""
     global COMMIT
     COMMIT = commit()
     tasks = []
-    for pair in range((games + 1) // 2):
+    for pair in range(first, first + (games + 1) // 2):
         for name in names:
             first = opening(name, pair, plies)
             for engine_seat in (1, 2):
@@ -297,17 +298,36 @@ def run_versus(tasks: list[dict[str, Any]], jobs: int, path: Path = VERSUS_LOG) 
     return results
 
 
+def same_engine(commits: set[str]) -> dict[str, str]:
+    """Each commit's label in the summary: commits whose referee/ is the same tree ran the same
+    engine (a later one changed only the benchmark or the docs), so their games are one row,
+    labelled "a=b"; a commit with "+" (files changed) or unknown to git is a row of its own."""
+    import subprocess
+
+    def tree(c: str) -> str:
+        if c.endswith("+"):
+            return c
+        found = subprocess.run(["git", "-C", str(ROOT), "rev-parse", f"{c}:referee"], capture_output=True, text=True)
+        return found.stdout.strip() if found.returncode == 0 else c
+
+    by_tree: dict[str, list[str]] = {}
+    for c in sorted(commits):
+        by_tree.setdefault(tree(c), []).append(c)
+    return {c: "=".join(group) for group in by_tree.values() for c in group}
+
+
 def versus_summary(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
     """Per commit and game (and settings changed, if any): the engine's W–D–L against the old
     search, its share with the 95 % Wilson interval, the pentanomial counts of the pairs (0, ½,
     1, 1½, 2 points for the engine), each side's median iterations a move (games that logged
     each search's) and iterations a second. Rows of different commits are never summed: each
     played another engine."""
+    engines = same_engine({r.get("commit", "unknown") for r in results})
     rows: dict[tuple[str, str, float, str], dict[str, Any]] = {}
     pairs: dict[tuple[str, str, float, str, str, int], list[float]] = {}
     for r in results:
         tuned = json.dumps(r.get("tuned", {}), sort_keys=True) if r.get("tuned") else ""
-        key = (r.get("commit", "unknown"), r["game"], r["seconds"], tuned)
+        key = (engines[r.get("commit", "unknown")], r["game"], r["seconds"], tuned)
         row = rows.setdefault(key, {"commit": key[0], "game": r["game"], "seconds": r["seconds"],
                                     "tuned": tuned, "games": 0, "wins": 0, "draws": 0, "losses": 0,
                                     "plies": 0, "load": 0.0, "it": [0, 0], "time": [0.0, 0.0],
@@ -403,6 +423,8 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2, help="games at once, one process each")
     parser.add_argument("--only", nargs="*", default=None, choices=list(TWO_SEATS), help="these games only")
     parser.add_argument("--plies", type=int, default=2, help="random plies of a versus opening")
+    parser.add_argument("--first-pair", type=int, default=0,
+                        help="versus: the first pair's number (to add games to an earlier run)")
     parser.add_argument("--versus", action="store_true", help="summary: of the versus log")
     parser.add_argument("--commit", default=None,
                         help="summary --versus: only the games this commit played (its short hash, or a prefix)")
@@ -426,7 +448,7 @@ def main() -> None:
         tuned = {name: (value.lower() in ("1", "true", "yes")) if isinstance(getattr(Settings(), name), bool)
                  else type(getattr(Settings(), name))(value)
                  for name, value in (item.split("=", 1) for item in args.set)}
-        results = run_versus(versus_tasks(names, args.games, args.seconds, args.plies, tuned), args.jobs, args.log)
+        results = run_versus(versus_tasks(names, args.games, args.seconds, args.plies, tuned, args.first_pair), args.jobs, args.log)
         print(versus_table(versus_summary(results)))
         return
     if args.what == "summary":
