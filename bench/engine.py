@@ -4,6 +4,8 @@
     python bench/engine.py random   [--games N] [--seconds S] [--jobs K] [--only GAME…]
     python bench/engine.py self     [--games N] [--seconds S] [--against S2] [--jobs K] [--only GAME…]
     python bench/engine.py versus   [--games N] [--seconds S] [--jobs K] [--only GAME…] [--plies P]
+                                    [--first-pair F] [--log PATH]
+    python bench/engine.py summary  [--versus [--commit C] [--log PATH]]
 
 - speed: search iterations (each one playout) per second from the start of every game and from
   a position of its in-progress sample, one core;
@@ -17,7 +19,8 @@
   tables): game pairs, each opening of P random plies (default 2) played from both seats, the
   openings drawn by game number (targets: at least 75 % of the points in Odd, Dustin and
   Hermit, 60 % in Harmijan and Hermetica). Logged to bench/engine-versus.jsonl, every game
-  with its moves (`python bench/engine.py summary --versus`).
+  with its moves and each search's iterations (`python bench/engine.py summary --versus`: a
+  row per engine, commits whose referee/ is the same counted as one; `--commit C`: C's only).
 
 Points are 1 for a win and ½ for a draw; a game that reaches PLY_CAP plies is adjudicated a
 draw and counted as such. Each share comes with its 95 % Wilson score interval (the points
@@ -427,7 +430,7 @@ def main() -> None:
                         help="versus: the first pair's number (to add games to an earlier run)")
     parser.add_argument("--versus", action="store_true", help="summary: of the versus log")
     parser.add_argument("--commit", default=None,
-                        help="summary --versus: only the games this commit played (its short hash, or a prefix)")
+                        help="summary --versus: only the games of this commit's engine (its short hash, or a prefix)")
     parser.add_argument("--log", type=Path, default=VERSUS_LOG, help="versus: the log to append to")
     parser.add_argument("--set", nargs="*", default=[], metavar="NAME=VALUE",
                         help="versus: the engine's settings changed (referee/search/tree.py Settings), to tune them")
@@ -438,8 +441,10 @@ def main() -> None:
         return
     if args.what == "summary" and args.versus:
         results = [json.loads(line) for line in args.log.read_text(encoding="utf-8").splitlines() if line.strip()]
-        if args.commit:
-            results = [r for r in results if r.get("commit", "unknown").startswith(args.commit)]
+        if args.commit:  # the games of this commit's engine, whichever commit that ran them
+            engines = same_engine({r.get("commit", "unknown") for r in results})
+            results = [r for r in results
+                       if any(c.startswith(args.commit) for c in engines[r.get("commit", "unknown")].split("="))]
         if not results:
             sys.exit(f"{args.log}: no versus games" + (f" of commit {args.commit}" if args.commit else ""))
         print(versus_table(versus_summary(results)))
