@@ -301,21 +301,23 @@ def run_versus(tasks: list[dict[str, Any]], jobs: int, path: Path = VERSUS_LOG) 
     return results
 
 
+def engine_of(c: str) -> str:
+    """The tree of commit `c`'s referee/ (what played), or `c` itself where it has files changed
+    ("+") or git does not know it."""
+    import subprocess
+    if c.endswith("+"):
+        return c
+    found = subprocess.run(["git", "-C", str(ROOT), "rev-parse", f"{c}:referee"], capture_output=True, text=True)
+    return found.stdout.strip() if found.returncode == 0 else c
+
+
 def same_engine(commits: set[str]) -> dict[str, str]:
     """Each commit's label in the summary: commits whose referee/ is the same tree ran the same
     engine (a later one changed only the benchmark or the docs), so their games are one row,
     labelled "a=b"; a commit with "+" (files changed) or unknown to git is a row of its own."""
-    import subprocess
-
-    def tree(c: str) -> str:
-        if c.endswith("+"):
-            return c
-        found = subprocess.run(["git", "-C", str(ROOT), "rev-parse", f"{c}:referee"], capture_output=True, text=True)
-        return found.stdout.strip() if found.returncode == 0 else c
-
     by_tree: dict[str, list[str]] = {}
     for c in sorted(commits):
-        by_tree.setdefault(tree(c), []).append(c)
+        by_tree.setdefault(engine_of(c), []).append(c)
     return {c: "=".join(group) for group in by_tree.values() for c in group}
 
 
@@ -441,10 +443,10 @@ def main() -> None:
         return
     if args.what == "summary" and args.versus:
         results = [json.loads(line) for line in args.log.read_text(encoding="utf-8").splitlines() if line.strip()]
-        if args.commit:  # the games of this commit's engine, whichever commit that ran them
-            engines = same_engine({r.get("commit", "unknown") for r in results})
-            results = [r for r in results
-                       if any(c.startswith(args.commit) for c in engines[r.get("commit", "unknown")].split("="))]
+        if args.commit:  # the games of this commit's engine, whichever commit ran them
+            wanted = engine_of(args.commit)
+            results = [r for r in results if r.get("commit", "unknown").startswith(args.commit)
+                       or engine_of(r.get("commit", "unknown")) == wanted]
         if not results:
             sys.exit(f"{args.log}: no versus games" + (f" of commit {args.commit}" if args.commit else ""))
         print(versus_table(versus_summary(results)))
