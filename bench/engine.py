@@ -4,6 +4,8 @@
     python bench/engine.py random   [--games N] [--seconds S] [--jobs K] [--only GAME…]
     python bench/engine.py self     [--games N] [--seconds S] [--against S2] [--jobs K] [--only GAME…]
     python bench/engine.py versus   [--games N] [--seconds S] [--jobs K] [--only GAME…] [--plies P]
+                                    [--first-pair F] [--log PATH]
+    python bench/engine.py summary  [--versus [--commit C] [--log PATH]]
 
 - speed: search iterations (each one playout) per second from the start of every game and from
   a position of its in-progress sample, one core;
@@ -17,7 +19,8 @@
   tables): game pairs, each opening of P random plies (default 2) played from both seats, the
   openings drawn by game number (targets: at least 75 % of the points in Odd, Dustin and
   Hermit, 60 % in Harmijan and Hermetica). Logged to bench/engine-versus.jsonl, every game
-  with its moves (`python bench/engine.py summary --versus`).
+  with its moves and each search's iterations (`python bench/engine.py summary --versus`: a
+  row per engine, commits whose referee/ is the same counted as one; `--commit C`: C's only).
 
 Points are 1 for a win and ½ for a draw; a game that reaches PLY_CAP plies is adjudicated a
 draw and counted as such. Each share comes with its 95 % Wilson score interval (the points
@@ -36,6 +39,7 @@ import math
 import multiprocessing
 import os
 import random
+import statistics
 import sys
 import time
 from dataclasses import replace
@@ -248,12 +252,14 @@ def play_versus(task: dict[str, Any]) -> dict[str, Any]:
     players = {seat: Player(game, algorithm, task["pair"] * 2 + seat, task.get("tuned") if algorithm == "grave" else None)
                for seat, algorithm in seat_of.items()}
     thinking, iterations, proven = {"1": 0.0, "2": 0.0}, {"1": 0, "2": 0}, None
+    searched: dict[str, list[int]] = {"1": [], "2": []}  # each search's iterations, by seat
     while game.outcome(state) is None and len(moves) < PLY_CAP:
         seat = game.to_move(state)
         began = time.perf_counter()
         found = players[seat].move(state, moves, task["seconds"])
         thinking[str(seat)] += time.perf_counter() - began
         iterations[str(seat)] += found.iterations
+        searched[str(seat)].append(found.iterations)
         if found.proven and proven is None:
             proven = {"ply": len(moves) + 1, "seat": seat, "value": found.value}
         moves.append(found.move)
@@ -261,17 +267,18 @@ def play_versus(task: dict[str, Any]) -> dict[str, Any]:
     outcome = game.outcome(state)
     return {**task, "winners": list(outcome.winners) if outcome is not None else [],
             "plies": len(moves), "capped": outcome is None, "thinking": thinking,
-            "iterations": iterations, "first_proof": proven, "load": os.getloadavg()[0],
+            "iterations": iterations, "searched": searched, "first_proof": proven, "load": os.getloadavg()[0],
             "moves": " ".join(str(m).replace(" ", "_") for m in moves)}
 
 
 def versus_tasks(names: list[str], games: int, seconds: float, plies: int,
-                 tuned: dict[str, Any] | None = None) -> list[dict[str, Any]]:
-    """Game pairs, pair-major across the games (a run stopped early has like samples)."""
+                 tuned: dict[str, Any] | None = None, first: int = 0) -> list[dict[str, Any]]:
+    """Game pairs, pair-major across the games (a run stopped early has like samples), from
+    pair number `first` (a run that adds games to an earlier one plays new openings)."""
     global COMMIT
     COMMIT = commit()
     tasks = []
-    for pair in range((games + 1) // 2):
+    for pair in range(first, first + (games + 1) // 2):
         for name in names:
             first = opening(name, pair, plies)
             for engine_seat in (1, 2):
@@ -294,17 +301,42 @@ def run_versus(tasks: list[dict[str, Any]], jobs: int, path: Path = VERSUS_LOG) 
     return results
 
 
+def engine_of(c: str) -> str:
+    """The tree of commit `c`'s referee/ (what played), or `c` itself where it has files changed
+    ("+") or git does not know it."""
+    import subprocess
+    if c.endswith("+"):
+        return c
+    found = subprocess.run(["git", "-C", str(ROOT), "rev-parse", f"{c}:referee"], capture_output=True, text=True)
+    return found.stdout.strip() if found.returncode == 0 else c
+
+
+def same_engine(commits: set[str]) -> dict[str, str]:
+    """Each commit's label in the summary: commits whose referee/ is the same tree ran the same
+    engine (a later one changed only the benchmark or the docs), so their games are one row,
+    labelled "a=b"; a commit with "+" (files changed) or unknown to git is a row of its own."""
+    by_tree: dict[str, list[str]] = {}
+    for c in sorted(commits):
+        by_tree.setdefault(engine_of(c), []).append(c)
+    return {c: "=".join(group) for group in by_tree.values() for c in group}
+
+
 def versus_summary(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
-    """Per game: the engine's W–D–L against the old search, its share with the 95 % Wilson
-    interval, the pentanomial counts of the pairs (0, ½, 1, 1½, 2 points for the engine) and
-    the iterations a second of each side."""
-    rows: dict[tuple[str, float], dict[str, Any]] = {}
-    pairs: dict[tuple[str, float, str, int], list[float]] = {}
+    """Per commit and game (and settings changed, if any): the engine's W–D–L against the old
+    search, its share with the 95 % Wilson interval, the pentanomial counts of the pairs (0, ½,
+    1, 1½, 2 points for the engine), each side's median iterations a move (games that logged
+    each search's) and iterations a second. Rows of different commits are never summed: each
+    played another engine."""
+    engines = same_engine({r.get("commit", "unknown") for r in results})
+    rows: dict[tuple[str, str, float, str], dict[str, Any]] = {}
+    pairs: dict[tuple[str, str, float, str, str, int], list[float]] = {}
     for r in results:
-        key = (r["game"], r["seconds"])
-        row = rows.setdefault(key, {"game": r["game"], "seconds": r["seconds"], "games": 0, "wins": 0,
-                                    "draws": 0, "losses": 0, "plies": 0, "load": 0.0, "it": [0, 0],
-                                    "time": [0.0, 0.0], "capped": 0})
+        tuned = json.dumps(r.get("tuned", {}), sort_keys=True) if r.get("tuned") else ""
+        key = (engines[r.get("commit", "unknown")], r["game"], r["seconds"], tuned)
+        row = rows.setdefault(key, {"commit": key[0], "game": r["game"], "seconds": r["seconds"],
+                                    "tuned": tuned, "games": 0, "wins": 0, "draws": 0, "losses": 0,
+                                    "plies": 0, "load": 0.0, "it": [0, 0], "time": [0.0, 0.0],
+                                    "moves": [[], []], "capped": 0})
         seat = r["engine_seat"]
         points = 0.5 if not r["winners"] else float(seat in r["winners"])
         row["games"] += 1
@@ -315,10 +347,11 @@ def versus_summary(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
         for side, s in ((0, seat), (1, 3 - seat)):
             row["it"][side] += r["iterations"][str(s)]
             row["time"][side] += r["thinking"][str(s)]
-        pairs.setdefault((r["game"], r["seconds"], r["run"], r["pair"]), []).append(points)
-    for (name, seconds, _, _), scored in pairs.items():
+            row["moves"][side] += r.get("searched", {}).get(str(s), [])
+        pairs.setdefault((*key, r["run"], r["pair"]), []).append(points)
+    for (*key, _, _), scored in pairs.items():
         if len(scored) == 2:  # both games of the pair were played
-            penta = rows[(name, seconds)].setdefault("penta", [0] * 5)
+            penta = rows[tuple(key)].setdefault("penta", [0] * 5)
             penta[int(round(sum(scored) * 2))] += 1
     out = []
     for row in rows.values():
@@ -328,19 +361,23 @@ def versus_summary(results: list[dict[str, Any]]) -> list[dict[str, Any]]:
         out.append({**row, "points": points, "share": points / row["games"], "interval": [low, high],
                     "target": target, "plies": row["plies"] / row["games"], "load": row["load"] / row["games"],
                     "rates": [row["it"][i] / row["time"][i] if row["time"][i] else 0.0 for i in (0, 1)],
+                    "medians": [statistics.median(m) if m else None for m in row["moves"]],
                     "penta": row.get("penta", [0] * 5)})
-    return sorted(out, key=lambda r: list(TWO_SEATS).index(r["game"]))
+    return sorted(out, key=lambda r: (r["commit"], r["tuned"], list(TWO_SEATS).index(r["game"])))
 
 
 def versus_table(rows: list[dict[str, Any]]) -> str:
-    lines = ["| game | s a move | games | W–D–L | points | 95 % interval | target | pairs 0–½–1–1½–2 "
-             "| iterations/s (engine, uct) | plies | load |",
-             "|---|---:|---:|---|---:|---|---:|---|---:|---:|---:|"]
+    lines = ["| commit | game | s a move | games | W–D–L | points | 95 % interval (Wilson) | target "
+             "| pairs 0–½–1–1½–2 | iterations a move, median (engine, uct) | iterations/s (engine, uct) "
+             "| plies | load |",
+             "|---|---|---:|---:|---|---:|---|---:|---|---:|---:|---:|---:|"]
     for r in rows:
+        medians = ", ".join("–" if m is None else f"{m:,.0f}" for m in r["medians"])
+        commit = r["commit"] + (f" {r['tuned']}" if r["tuned"] else "")
         lines.append(
-            f"| {r['game']} | {r['seconds']:g} | {r['games']} | {r['wins']}–{r['draws']}–{r['losses']} | "
+            f"| {commit} | {r['game']} | {r['seconds']:g} | {r['games']} | {r['wins']}–{r['draws']}–{r['losses']} | "
             f"{r['share']:.1%} | {r['interval'][0]:.1%}–{r['interval'][1]:.1%} | ≥ {r['target']:.0%} | "
-            f"{'–'.join(map(str, r['penta']))} | {r['rates'][0]:,.0f}, {r['rates'][1]:,.0f} | "
+            f"{'–'.join(map(str, r['penta']))} | {medians} | {r['rates'][0]:,.0f}, {r['rates'][1]:,.0f} | "
             f"{r['plies']:.0f} | {r['load']:.1f} |")
     return "\n".join(lines)
 
@@ -391,7 +428,11 @@ def main() -> None:
     parser.add_argument("--jobs", type=int, default=2, help="games at once, one process each")
     parser.add_argument("--only", nargs="*", default=None, choices=list(TWO_SEATS), help="these games only")
     parser.add_argument("--plies", type=int, default=2, help="random plies of a versus opening")
+    parser.add_argument("--first-pair", type=int, default=0,
+                        help="versus: the first pair's number (to add games to an earlier run)")
     parser.add_argument("--versus", action="store_true", help="summary: of the versus log")
+    parser.add_argument("--commit", default=None,
+                        help="summary --versus: only the games of this commit's engine (its short hash, or a prefix)")
     parser.add_argument("--log", type=Path, default=VERSUS_LOG, help="versus: the log to append to")
     parser.add_argument("--set", nargs="*", default=[], metavar="NAME=VALUE",
                         help="versus: the engine's settings changed (referee/search/tree.py Settings), to tune them")
@@ -402,13 +443,19 @@ def main() -> None:
         return
     if args.what == "summary" and args.versus:
         results = [json.loads(line) for line in args.log.read_text(encoding="utf-8").splitlines() if line.strip()]
+        if args.commit:  # the games of this commit's engine, whichever commit ran them
+            wanted = engine_of(args.commit)
+            results = [r for r in results if r.get("commit", "unknown").startswith(args.commit)
+                       or engine_of(r.get("commit", "unknown")) == wanted]
+        if not results:
+            sys.exit(f"{args.log}: no versus games" + (f" of commit {args.commit}" if args.commit else ""))
         print(versus_table(versus_summary(results)))
         return
     if args.what == "versus":
         tuned = {name: (value.lower() in ("1", "true", "yes")) if isinstance(getattr(Settings(), name), bool)
                  else type(getattr(Settings(), name))(value)
                  for name, value in (item.split("=", 1) for item in args.set)}
-        results = run_versus(versus_tasks(names, args.games, args.seconds, args.plies, tuned), args.jobs, args.log)
+        results = run_versus(versus_tasks(names, args.games, args.seconds, args.plies, tuned, args.first_pair), args.jobs, args.log)
         print(versus_table(versus_summary(results)))
         return
     if args.what == "summary":
