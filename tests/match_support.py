@@ -3,10 +3,12 @@ no engine, nor anything an engine started, outlives its test."""
 
 from __future__ import annotations
 
+import json
 import os
 import shlex
 import sys
 import time
+import tomllib
 import uuid
 from collections.abc import Iterator
 from pathlib import Path
@@ -54,3 +56,20 @@ def watch_for_orphans(monkeypatch, grace: float = 5.0, engines_only: bool = Fals
     while (left := tagged(tag, engines_only)) and time.monotonic() < deadline:
         time.sleep(0.1)
     assert not left, f"processes left behind: {left}"
+
+
+def played(cli, *args: str) -> dict:
+    """A match run in process with --json: its report."""
+    result = cli("match", *args, "--json")
+    assert result.exit_code == 0, result.output
+    return json.loads(result.stdout)
+
+
+def games_in(folder: Path) -> dict[str, tuple]:
+    """Each record of a folder as what a run decides: players, moves and result."""
+    found = {}
+    for path in sorted(folder.glob("*.toml")):
+        if path.name != "match.toml":
+            game = tomllib.loads(path.read_text())
+            found[path.name] = (game["players"], [p["move"] for p in game["moves"]], game.get("result"))
+    return found

@@ -134,6 +134,10 @@ class Wire:
         self.session.settle()
         return self.heard[start:]
 
+    def search(self):
+        """The search of the last `go` (its tree, for the tests of a tree kept)."""
+        return self.session._searched[0].search
+
 
 def test_ugi_handshake_lists_the_game_and_its_options():
     answer = Wire()("ugi")

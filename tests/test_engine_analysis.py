@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from referee.games import GAMES
-from referee.engine.ugi import Session
+from test_engine import Wire
 from test_engine_endgames import winning_moves
 from test_ugi_hostile import Engine
 
@@ -120,23 +120,6 @@ def test_multipv_gives_as_many_lines_each_numbered_the_first_the_bestmove():
         answer = engine.ask(f"setoption name MultiPV value {bad}")
         assert len(answer) == 1 and answer[0].startswith("info string error"), (bad, answer)
     engine.quit()
-
-
-class Wire:
-    """A UGI session in-process: each command's answer lines, a search waited for."""
-
-    def __init__(self):
-        self.heard: list[str] = []
-        self.session = Session(self.heard.append)
-
-    def __call__(self, line: str) -> list[str]:
-        start = len(self.heard)
-        self.session.handle(line)
-        self.session.settle()
-        return self.heard[start:]
-
-    def search(self):
-        return self.session._searched[0].search
 
 
 def test_a_position_that_extends_the_last_keeps_the_tree_and_another_does_not():

@@ -8,7 +8,6 @@ anything an engine starts) inherits, and no process may carry the tag once the m
 
 from __future__ import annotations
 
-import json
 import shlex
 import signal
 import subprocess
@@ -19,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from match_support import SMALL, engine, watch_for_orphans
+from match_support import SMALL, engine, played, watch_for_orphans
 
 from referee.engine import process as engine_process, match
 from referee.engine.stats import elo_interval
@@ -33,13 +32,6 @@ def no_orphans(monkeypatch):
 
 def records(folder: Path) -> dict[str, dict]:
     return {p.name: tomllib.loads(p.read_text()) for p in sorted(folder.glob("*.toml")) if p.name != "match.toml"}
-
-
-def played(cli, *args: str) -> dict:
-    """A match run with --json; its report."""
-    result = cli("match", *args, "--json")
-    assert result.exit_code == 0, result.output
-    return json.loads(result.stdout)
 
 
 # -- a match that runs -----------------------------------------------------------------------

@@ -13,12 +13,11 @@ import signal
 import subprocess
 import sys
 import time
-import tomllib
 from pathlib import Path
 
 import pytest
 
-from match_support import SMALL, engine, watch_for_orphans
+from match_support import SMALL, engine, games_in, watch_for_orphans
 
 distributed = pytest.importorskip("distributed")  # the extra referee[cluster]; the test extra has it
 
@@ -40,15 +39,6 @@ def match(folder: Path, *args: str) -> dict:
                           capture_output=True, text=True, timeout=300)
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
-
-
-def games_in(folder: Path) -> dict[str, tuple]:
-    found = {}
-    for path in sorted(folder.glob("*.toml")):
-        if path.name != "match.toml":
-            game = tomllib.loads(path.read_text())
-            found[path.name] = (game["players"], [p["move"] for p in game["moves"]], game.get("result"))
-    return found
 
 
 def same_statistics(one: dict, other: dict) -> None:

@@ -9,7 +9,6 @@ checked for processes left behind, as in test_match.py.
 
 from __future__ import annotations
 
-import json
 import os
 import pty
 import select
@@ -18,11 +17,10 @@ import subprocess
 import sys
 import time
 import tomllib
-from pathlib import Path
 
 import pytest
 
-from match_support import SMALL, engine, watch_for_orphans
+from match_support import SMALL, engine, games_in, played, watch_for_orphans
 
 from referee.engine import match, match_files, process as engine_process, stats
 from referee.play.choices import game_named, game_options
@@ -35,22 +33,6 @@ ONE, TWO = engine("random", "--seed", "1"), engine("random", "--seed", "2")
 def no_orphans(monkeypatch):
     """After every test: no engine, and nothing an engine started, is left running."""
     yield from watch_for_orphans(monkeypatch)
-
-
-def played(cli, *args: str) -> dict:
-    result = cli("match", *args, "--json")
-    assert result.exit_code == 0, result.output
-    return json.loads(result.stdout)
-
-
-def games_in(folder: Path) -> dict[str, tuple]:
-    """Each record of a folder as what a run decides: players, moves and result."""
-    found = {}
-    for path in sorted(folder.glob("*.toml")):
-        if path.name != "match.toml":
-            game = tomllib.loads(path.read_text())
-            found[path.name] = (game["players"], [p["move"] for p in game["moves"]], game.get("result"))
-    return found
 
 
 # -- pairs and openings ----------------------------------------------------------------------

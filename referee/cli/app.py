@@ -11,8 +11,9 @@ start of `status`, `validate` and the other commands that draw nothing (docs/per
 # No `from __future__ import annotations` here: typer reads every command's annotations at each
 # start, and string annotations cost it an evaluation apiece (milliseconds of start-up).
 import functools
+import json
 from enum import Enum
-from typing import Any, Callable
+from typing import Any, Callable, Iterable
 
 import typer
 
@@ -70,6 +71,16 @@ def write_output(path: str | None, data: str | bytes) -> None:
         typer.get_binary_stream("stdout").write(data)
     else:
         typer.echo(data, nl=not data.endswith("\n"))
+
+
+def answer(data: Any, as_json: bool, words: Callable[[], Iterable[str]]) -> None:
+    """A report as the command was asked for it: with --json, `data` as JSON (indented, every
+    character as itself); else the lines `words` gives, each printed as a line."""
+    if as_json:
+        typer.echo(json.dumps(data, indent=2, ensure_ascii=False))
+        return
+    for line in words():
+        typer.echo(line)
 
 
 def _version(value: bool) -> None:

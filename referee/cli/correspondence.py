@@ -8,7 +8,7 @@ from typing import Optional
 import typer
 
 from referee.cli.app import (
-    PALETTE_HELP, Attachment, Palette, app, guard, write_output,
+    PALETTE_HELP, Attachment, Palette, answer, app, guard, write_output,
 )
 from referee.cli.syntax import output_format
 from referee.render.formats import DEFAULT_PALETTE
@@ -122,16 +122,10 @@ def notes_command(
 
     Example: referee notes game.toml --key ~/.ann.key
     """
-    import json
-
     from referee.correspondence.notes import notes, notes_lines
 
     report = notes(file, key)
-    if as_json:
-        typer.echo(json.dumps(report, indent=2, ensure_ascii=False))
-        return
-    for line in notes_lines(file, report):
-        typer.echo(line)
+    answer(report, as_json, lambda: notes_lines(file, report))
 
 
 @app.command("reveal")

@@ -14,7 +14,7 @@ from referee.play import reports
 from referee.record.files import check_output, write_atomic
 from referee.render.formats import DEFAULT_PALETTE
 from referee.cli.app import (
-    PALETTE_HELP, Palette, app, guard,
+    PALETTE_HELP, Palette, answer, app, guard,
 )
 from referee.cli.syntax import option_values, ply_span
 
@@ -40,11 +40,7 @@ def hint_command(
     began = time.monotonic()  # SPEC §14: the answer within S + 1 s, reading a long record too
     play = reports.load(file)
     found = hint(play, seconds, iterations, seed, began=began, lines=lines)
-    if as_json:
-        typer.echo(json.dumps(found, indent=2, ensure_ascii=False))
-        return
-    for line in hint_lines(play, found):
-        typer.echo(line)
+    answer(found, as_json, lambda: hint_lines(play, found))
 
 
 @app.command("solve")
@@ -94,11 +90,7 @@ def analyse_command(
         from referee.render.analysis import analysis_page  # drawing: only where a page is asked for
 
         write_atomic(html, analysis_page(play, found.plies, palette.value))
-    if as_json:
-        typer.echo(json.dumps(found.json(), indent=2, ensure_ascii=False))
-        return
-    for line in analysis_lines(play, found):
-        typer.echo(line)
+    answer(found.json(), as_json, lambda: analysis_lines(play, found))
 
 
 @app.command("engine")

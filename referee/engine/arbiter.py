@@ -21,11 +21,12 @@ move, and waits no longer than the seat has left.
 
 from __future__ import annotations
 
+import queue
 import shlex
 import sys
 import threading
 from dataclasses import dataclass, field
-from typing import Callable, Protocol, Sequence
+from typing import Any, Callable, Protocol, Sequence
 
 from referee.engine.match_files import GameLog, Opening, Settings
 from referee.engine.process import READY_WAIT, EngineFault, EngineProcess, said
@@ -195,6 +196,19 @@ def _ready(engines: Engines, engine: int) -> None:
         engines.start(engine)
     except OSError as exc:
         raise EngineFault("crash", f"could not be started again: {exc.strerror or exc}") from None
+
+def next_result(results: queue.Queue[Any], timeout: float) -> Any:
+    """What a runner (this machine's workers or a cluster) has finished next, from its queue:
+    None when nothing came within `timeout`; an error a worker put there is raised here, in
+    the arbiter's own thread."""
+    try:
+        item = results.get(timeout=timeout)
+    except queue.Empty:
+        return None
+    if isinstance(item, BaseException):
+        raise item
+    return item
+
 
 def starting_error(exc: BaseException, engine: int, commands: Sequence[str]) -> BaseException:
     """Why an engine did not start, as an error of the command (exit 2)."""

@@ -24,7 +24,7 @@ import uuid
 from dataclasses import replace
 from typing import Any
 
-from referee.engine.arbiter import Aborted, Engines, engine_argv, play_pair, starting_error
+from referee.engine.arbiter import Aborted, Engines, engine_argv, next_result, play_pair, starting_error
 from referee.engine.match_files import Settings
 from referee.engine.process import EngineFault, _subreaper
 from referee.engine.tournament import Pair, record_path, told_apart
@@ -150,13 +150,7 @@ class Cluster:
                                   log, text))
 
     def next(self, timeout: float):
-        try:
-            item = self.results.get(timeout=timeout)
-        except queue.Empty:
-            return None
-        if isinstance(item, BaseException):
-            raise item
-        return item
+        return next_result(self.results, timeout)
 
     def stop(self) -> None:
         """What is left called off: tasks not begun cancelled, those under way told to stop."""

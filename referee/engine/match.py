@@ -30,7 +30,7 @@ from typing import Any, Callable
 
 from referee.engine import tournament
 from referee.engine.arbiter import (  # noqa: F401 - from_wire, REFEREE: this module's as before
-    REFEREE, Aborted, Engines, GameResult, engine_argv, from_wire, play_pair, read_back, starting_error,
+    REFEREE, Aborted, Engines, GameResult, engine_argv, from_wire, play_pair, next_result, read_back, starting_error,
 )
 from referee.engine.match_files import (
     SETTINGS, GameLog, Opening, Settings, default_folder, earlier_match, left_over, log_target, parse_clock,
@@ -451,13 +451,7 @@ class Local:
             thread.start()
 
     def next(self, timeout: float):
-        try:
-            item = self.results.get(timeout=timeout)
-        except queue.Empty:
-            return None
-        if isinstance(item, BaseException):
-            raise item
-        return item
+        return next_result(self.results, timeout)
 
     def stop(self) -> None:
         self.halted.set()
