@@ -95,3 +95,12 @@ class UsageError(RefereeError):
     """The command cannot run as asked: missing input, existing output, --ply out of range."""
 
     exit_code = 2
+
+
+def within(option: str, value, bounds: tuple, unit: str = "", spec: str = "g"):
+    """`value` of the command-line `option` if it lies within `bounds` (low, high), else a
+    UsageError giving the range, `unit` after it (" a ply"), the numbers in format `spec`."""
+    low, high = bounds
+    if not low <= value <= high:
+        raise UsageError(f"{option} must be {low:{spec}}–{high:{spec}}{unit}, not {value:{spec}}")
+    return value

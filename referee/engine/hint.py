@@ -9,7 +9,7 @@ from typing import Any
 
 from referee.search.mcts import Search
 from referee.search.solver import settle
-from referee.errors import IllegalMoveError, UsageError
+from referee.errors import IllegalMoveError, within
 from referee.text import plain, wrap_all
 from referee.play.words import who
 from referee.play.replay import Replay
@@ -18,20 +18,6 @@ DEFAULT_SECONDS = 3.0
 SECONDS = (0.1, 600.0)  # the range `--seconds` takes (SPEC §10)
 MIN_SECONDS = 0.05  # a search's least time, however little is left
 LINES = (1, 10)  # the range `--lines` takes (SPEC §11)
-
-
-def check_seconds(seconds: float) -> float:
-    low, high = SECONDS
-    if not low <= seconds <= high:
-        raise UsageError(f"--seconds must be {low:g}–{high:g}, not {seconds:g}")
-    return seconds
-
-
-def check_lines(lines: int) -> int:
-    low, high = LINES
-    if not low <= lines <= high:
-        raise UsageError(f"--lines must be {low}–{high}, not {lines}")
-    return lines
 
 
 def hint(play: Replay, seconds: float = DEFAULT_SECONDS, iterations: int | None = None,
@@ -52,8 +38,8 @@ def hint(play: Replay, seconds: float = DEFAULT_SECONDS, iterations: int | None 
     the seconds: the engine thinks for what is left of them (SPEC §14), 0.05 s at least."""
     if play.outcome() is not None:
         raise IllegalMoveError("the game is over: there is no move to hint")
-    check_seconds(seconds)
-    check_lines(lines)
+    within("--seconds", seconds, SECONDS)
+    within("--lines", lines, LINES, spec="")
     if began is not None:
         seconds = max(seconds - (time.monotonic() - began), MIN_SECONDS)
     exact = settle(play.game, play.state, seconds / 2, iterations)

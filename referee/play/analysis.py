@@ -27,7 +27,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.errors import UsageError
+from referee.errors import UsageError, within
 from referee.games.base import Pass
 from referee.play.replay import Ending, Replay
 from referee.play.words import who, who_and_seat
@@ -45,20 +45,6 @@ ENOUGH = 100
 # A ply's mark by its loss, the worst first (SPEC §11).
 MARKS = ((0.30, "blunder"), (0.20, "mistake"), (0.10, "inaccuracy"))
 PLURALS = {"inaccuracy": "inaccuracies", "mistake": "mistakes", "blunder": "blunders"}
-
-
-def check_seconds(seconds: float) -> float:
-    low, high = SECONDS
-    if not low <= seconds <= high:
-        raise UsageError(f"--seconds must be {low:g}–{high:g} a ply, not {seconds:g}")
-    return seconds
-
-
-def check_iterations(iterations: int) -> int:
-    low, high = ITERATIONS
-    if not low <= iterations <= high:
-        raise UsageError(f"--iterations must be {low:,}–{high:,} a ply, not {iterations:,}")
-    return iterations
 
 
 def mark(loss: float, given_away: bool = False) -> str | None:
@@ -146,9 +132,9 @@ def analyse(play: Replay, seconds: float | None = None, iterations: int | None =
     if seconds is not None and iterations is not None:
         raise UsageError("give --seconds or --iterations, not both")
     if iterations is not None:
-        check_iterations(iterations)
+        within("--iterations", iterations, ITERATIONS, " a ply", ",")
     else:
-        seconds = check_seconds(DEFAULT_SECONDS if seconds is None else seconds)
+        seconds = within("--seconds", DEFAULT_SECONDS if seconds is None else seconds, SECONDS, " a ply")
     first, last = plies_range(play, *plies)
     judge = _Judge(play, seconds, iterations, seed)
     rows = [judge.ply(number) for number in range(first, last + 1)]

@@ -15,7 +15,7 @@ from typing import Any, Iterator, NamedTuple
 from referee.record import seal
 from referee.play.archive import internal_error, judge_each
 from referee.record.clock import now, report as clock_report
-from referee.errors import IllegalMoveError, RefereeError, UsageError
+from referee.errors import IllegalMoveError, RefereeError, UsageError, within
 from referee.record.files import looks_like_mail, read_input
 from referee.play.keys import check_signatures, signature_note
 from referee.record.values import Record, toml_datetime
@@ -173,8 +173,7 @@ def solve(path: str, seconds: float) -> dict[str, Any]:
     position, with a winning line, a proof of loss, or null when `seconds` ran out."""
     from referee.search.solver import SOLVABLE, solve as solve_within  # the solver: only here
 
-    if not 0.1 <= seconds <= 600:
-        raise UsageError(f"--seconds must be 0.1–600, not {seconds}")
+    within("--seconds", seconds, (0.1, 600), spec="")  # written as it was given
     play = load(path)
     if play.game.id not in SOLVABLE:
         raise UsageError(f"{path}: solve is for games with a known deal and no opponent "
