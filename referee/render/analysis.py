@@ -28,8 +28,6 @@ import xml.etree.ElementTree as ElementTree
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from markupsafe import Markup
-
 from referee.errors import UsageError
 from referee.play.replay import Replay
 from referee.record.players import short_name
